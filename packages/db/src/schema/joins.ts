@@ -1,0 +1,30 @@
+import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+
+/** One keyed join per (run, combine member, key); `fired_at` is set exactly once. */
+export const joins = pgTable(
+  'joins',
+  {
+    runId: text('run_id').notNull(),
+    member: text('member').notNull(),
+    key: text('key').notNull(),
+    /** Parts expected, carried by the split frame. */
+    expected: integer('expected').notNull(),
+    firedAt: timestamp('fired_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.member, t.key] })],
+);
+
+/** The parts of a join, stored by message id: a redelivered id inserts nothing and counts once. */
+export const joinParts = pgTable(
+  'join_parts',
+  {
+    runId: text('run_id').notNull(),
+    member: text('member').notNull(),
+    key: text('key').notNull(),
+    messageId: text('message_id').notNull(),
+    seq: integer('seq').notNull(),
+    payload: jsonb('payload').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.member, t.key, t.messageId] })],
+);
