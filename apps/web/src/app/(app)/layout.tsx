@@ -1,0 +1,18 @@
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { NavBar } from '@/components/ui/nav-bar';
+import { currentUser } from '@/server/auth';
+
+export const dynamic = 'force-dynamic';
+
+/** Every page here needs a signed-in user; the rest go to the sign-in page. */
+export default async function AppLayout({ children }: { children: ReactNode }) {
+  const user = await currentUser();
+  if (!user) redirect('/signin');
+  return (
+    <div className="flex min-h-screen flex-col">
+      <NavBar email={user.email} />
+      <div className="flex flex-1 flex-col">{children}</div>
+    </div>
+  );
+}

@@ -1,0 +1,81 @@
+'use client';
+/** The side panel for the selected member: id, label, head, description and its kind's settings. */
+import { useState } from 'react';
+import type { Member } from '@trellis/mesh/schema';
+import { IdSchema } from '@trellis/mesh/schema';
+import { buttonClass, inputClass } from '@/components/ui/button';
+import { KIND_STYLE } from '../nodes/kind-style';
+import { AgentFields } from './agent-fields';
+import { Field, optional } from './field';
+import { CombineFields, NestedMeshFields, ServiceFields } from './simple-fields';
+import { WorkflowFields } from './workflow-fields';
+
+interface Props {
+  member: Member;
+  takenIds: ReadonlySet<string>;
+  meshNames: readonly string[];
+  onChange: (id: string, m: Member) => void;
+  onRemove: (id: string) => void;
+}
+
+export function MemberPanel({ member, takenIds, meshNames, onChange, onRemove }: Props) {
+  const set = (m: Member) => onChange(member.id, m);
+  return (
+    <div className="space-y-4" data-testid="member-panel" data-member={member.id}>
+      <div className="flex items-center justify-between">
+        <h2 className="text-sm font-semibold">{KIND_STYLE[member.kind].label} settings</h2>
+        <button type="button" className={buttonClass.danger} onClick={() => onRemove(member.id)} data-testid="member-remove">Delete</button>
+      </div>
+      <IdField key={member.id} id={member.id} takenIds={takenIds} onCommit={(id) => set({ ...member, id })} />
+      <Field label="Label" hint="A name for people; the id stays the stable name.">
+        <input className={inputClass} value={member.label ?? ''} data-testid="member-label"
+          onChange={(e) => set(withOptional(member, 'label', optional(e.target.value)))} />
+      </Field>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" className="mt-0.5" checked={member.head ?? false} data-testid="member-head"
+          onChange={(e) => set(withOptional(member, 'head', e.target.checked ? true : undefined))} />
+        <span>
+          <span className="font-medium text-slate-700">Head</span>
+          <span className="block text-xs text-slate-500">Receives the run's input. A mesh has exactly one head.</span>
+        </span>
+      </label>
+      <Field label="Description">
+        <textarea className={`${inputClass} min-h-16`} value={member.description ?? ''} data-testid="member-description"
+          onChange={(e) => set(withOptional(member, 'description', optional(e.target.value)))} />
+      </Field>
+      <hr className="border-slate-200" />
+      {member.kind === 'workflow' && <WorkflowFields member={member} onChange={set} />}
+      {member.kind === 'agent' && <AgentFields member={member} onChange={set} />}
+      {member.kind === 'mesh' && <NestedMeshFields member={member} meshNames={meshNames} onChange={set} />}
+      {member.kind === 'service' && <ServiceFields member={member} onChange={set} />}
+      {member.kind === 'combine' && <CombineFields member={member} onChange={set} />}
+    </div>
+  );
+}
+
+function withOptional<M extends Member, K extends 'label' | 'head' | 'description'>(m: M, key: K, value: M[K] | undefined): M {
+  const copy = { ...m };
+  if (value === undefined) delete copy[key];
+  else copy[key] = value;
+  return copy;
+}
+
+/** The id is committed on Enter or leaving the box, and only when valid and free, so ids never collide. */
+function IdField({ id, takenIds, onCommit }: { id: string; takenIds: ReadonlySet<string>; onCommit: (id: string) => void }) {
+  const [draft, setDraft] = useState(id);
+  const problem =
+    draft === id ? null
+      : !IdSchema.safeParse(draft).success ? '1–63 letters, digits, “-” or “_”, starting with a letter or digit'
+        : takenIds.has(draft) ? 'another member already has this id'
+          : null;
+  const commit = () => {
+    if (draft !== id && !problem) onCommit(draft);
+  };
+  return (
+    <Field label="Id" hint={problem ? <span className="text-red-700" data-testid="member-id-error">{problem}</span> : 'Channels and findings name the member by its id.'}>
+      <input className={`${inputClass} font-mono`} value={draft} data-testid="member-id"
+        onChange={(e) => setDraft(e.target.value.trim())} onBlur={commit}
+        onKeyDown={(e) => { if (e.key === 'Enter') commit(); if (e.key === 'Escape') setDraft(id); }} />
+    </Field>
+  );
+}

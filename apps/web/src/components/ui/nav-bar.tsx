@@ -1,0 +1,34 @@
+'use client';
+import Link from 'next/link';
+import { usePathname } from 'next/navigation';
+import { signOut } from 'next-auth/react';
+
+const LINKS = [
+  { href: '/meshes', label: 'Meshes' },
+  { href: '/runs', label: 'Runs' },
+] as const;
+
+export function NavBar({ email }: { email: string }) {
+  const path = usePathname();
+  return (
+    <header className="flex h-12 shrink-0 items-center gap-6 border-b border-slate-200 bg-white px-4" data-testid="nav">
+      <Link href="/meshes" className="font-semibold tracking-tight">
+        Trellis
+      </Link>
+      <nav className="flex gap-1 text-sm">
+        {LINKS.map((l) => (
+          <Link key={l.href} href={l.href} data-testid={`nav-${l.label.toLowerCase()}`}
+            className={`rounded px-2 py-1 ${path.startsWith(l.href) ? 'bg-slate-100 font-medium text-slate-900' : 'text-slate-600 hover:text-slate-900'}`}>
+            {l.label}
+          </Link>
+        ))}
+      </nav>
+      <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
+        <span data-testid="nav-user">{email}</span>
+        <button type="button" onClick={() => void signOut({ callbackUrl: '/signin' })} className="rounded px-2 py-1 hover:bg-slate-100" data-testid="nav-signout">
+          Sign out
+        </button>
+      </div>
+    </header>
+  );
+}

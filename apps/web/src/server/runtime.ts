@@ -1,0 +1,110 @@
+/**
+ * The process-wide Trellis runtime: the database, the engine handle and (unless TRELLIS_ENGINE=external)
+ * the in-process orchestrator and worker. Kept on `globalThis` because Next.js bundles instrumentation,
+ * route handlers and pages separately: module state would give each its own database, and PGlite
+ * allows one opener per data directory.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import type { Db } from '@trellis/db/client';
+import { loadEngineEnv, REPO_ROOT } from '@trellis/engine/env';
+import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
+import { stderrLogger } from '@trellis/engine/log';
+import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
+import type { Engine } from '@trellis/engine/runtime/context';
+import { startInProcess } from '@trellis/engine/runtime/in-process';
+import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
+import { rawEnv, webEnv, type WebEnv } from '../env';
+
+export interface TrellisRuntime {
+  db: Db;
+  engine: Engine;
+  /** `in-process` when this server also runs the orchestrator and a worker. */
+  engineMode: 'in-process' | 'external';
+  close(): Promise<void>;
+}
+
+declare global {
+  var __trellis: Promise<TrellisRuntime> | undefined;
+}
+
+/**
+ * The runtime, started on first use. A failed start (database or Redis unreachable) is forgotten, so
+ * the next request tries again and the server recovers once the service is back, without a restart.
+ */
+export function getRuntime(): Promise<TrellisRuntime> {
+  globalThis.__trellis ??= start().catch((err: unknown) => {
+    globalThis.__trellis = undefined;
+    throw err;
+  });
+  return globalThis.__trellis;
+}
+
+function log(message: string): void {
+  process.stdout.write(`[trellis] ${message}\n`);
+}
+
+async function start(): Promise<TrellisRuntime> {
+  const env = webEnv();
+  const engineEnv = loadEngineEnv(rawEnv());
+  const booted = await boot(engineEnv);
+  const { handle, engine } = booted;
+  log(`database: ${handle.kind === 'pglite' ? 'embedded (PGlite)' : 'postgres'}`);
+  let mode = env.TRELLIS_ENGINE;
+  if (mode === 'external' && handle.kind === 'pglite') {
+    log('TRELLIS_ENGINE=external needs DATABASE_URL: the embedded database opens in one process only, so the engine runs here');
+    mode = 'in-process';
+  }
+  let running: { close(): Promise<void> } | undefined;
+  try {
+    await firstStart(handle.db, env);
+    if (mode === 'in-process') {
+      running = startInProcess(engine, { concurrency: engineEnv.concurrency });
+      log('engine: orchestrator and worker running in this process');
+    }
+  } catch (err) {
+    await booted.close().catch(() => undefined);
+    throw err;
+  }
+  const runtime: TrellisRuntime = {
+    db: handle.db,
+    engine,
+    engineMode: mode,
+    async close() {
+      await running?.close().catch(() => undefined);
+      await booted.close();
+    },
+  };
+  // Stop the worker and close the database (PGlite flushes on close) before the process exits.
+  closeOnSignal(() => runtime.close(), stderrLogger());
+  return runtime;
+}
+
+async function firstStart(db: Db, env: WebEnv): Promise<void> {
+  const admin = await ensureAdmin(db, { email: env.TRELLIS_ADMIN_EMAIL, password: env.TRELLIS_ADMIN_PASSWORD });
+  if (admin.created) {
+    log(`created the first admin: ${admin.email}`);
+    if (admin.generatedPassword) {
+      log(`TRELLIS_ADMIN_PASSWORD was not set; the generated password is: ${admin.generatedPassword} (shown once)`);
+    }
+  }
+  if (env.TRELLIS_SEED_EXAMPLES === '0' || env.TRELLIS_SEED_EXAMPLES === 'false') return;
+  const dir = examplesDir(env.TRELLIS_ROOT);
+  if (!dir) return log('examples/meshes not found; set TRELLIS_ROOT to the repository root to seed the examples');
+  const report = await seedExampleMeshes(db, dir);
+  if (report.seeded.length) log(`seeded example meshes: ${report.seeded.join(', ')}`);
+  for (const r of report.refused) log(`example ${r.file} refused: ${r.message}`);
+}
+
+/** `<root>/examples/meshes`, from TRELLIS_ROOT or by walking up from the engine's root and the cwd. */
+function examplesDir(root: string | undefined): string | undefined {
+  const starts = root ? [root] : [REPO_ROOT, process.cwd()];
+  for (const start of starts) {
+    for (let dir = start; ; dir = dirname(dir)) {
+      const candidate = join(dir, 'examples', 'meshes');
+      if (existsSync(candidate)) return candidate;
+      if (dirname(dir) === dir || root) break;
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,14 @@
+/** Reading a failed call for people: the server already made the message safe; findings ride along. */
+import { TRPCClientError } from '@trpc/client';
+import type { Finding } from '@trellis/mesh/findings';
+
+export function errorMessage(err: unknown): string {
+  if (err instanceof TRPCClientError || err instanceof Error) return err.message;
+  return 'something went wrong';
+}
+
+export function errorFindings(err: unknown): Finding[] {
+  if (!(err instanceof TRPCClientError)) return [];
+  const findings = (err.data as { findings?: Finding[] } | undefined)?.findings;
+  return Array.isArray(findings) ? findings : [];
+}

@@ -1,0 +1,93 @@
+/**
+ * The one error formatter: engine errors (typed, with a stable code and an HTTP status from
+ * `describeError`) become tRPC error codes; bad input names the field; anything unexpected becomes a
+ * plain sentence. No stack trace or internal message ever leaves the server.
+ */
+import { TRPCError, type TRPCDefaultErrorShape } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { describeError } from '@trellis/engine/errors';
+import type { Finding } from '@trellis/mesh/findings';
+
+const CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  503: 'SERVICE_UNAVAILABLE',
+  504: 'GATEWAY_TIMEOUT',
+};
+
+/** What a person (or a script) learns about a failed call. */
+export interface ApiErrorView {
+  code: TRPC_ERROR_CODE_KEY;
+  httpStatus: number;
+  /** Stable machine-readable reason, e.g. `mesh_invalid`, `redis_unreachable`, `unauthorized`. */
+  reason: string;
+  message: string;
+  findings?: Finding[];
+}
+
+interface IssueLike {
+  path: readonly PropertyKey[];
+  message: string;
+}
+
+function isIssueList(x: unknown): x is { issues: IssueLike[] } {
+  return typeof x === 'object' && x !== null && Array.isArray((x as { issues?: unknown }).issues);
+}
+
+function inputMessage(cause: { issues: IssueLike[] }): string {
+  const parts = cause.issues.slice(0, 3).map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message));
+  return `the request was not understood: ${parts.join('; ')}`;
+}
+
+/** Maps anything a procedure or route handler threw to a view that is safe to show. */
+export function describeApiError(err: unknown): ApiErrorView {
+  if (err instanceof TRPCError) {
+    // Input validation: tRPC wraps the schema's issues as the cause.
+    if (err.code === 'BAD_REQUEST' && isIssueList(err.cause)) {
+      return { code: 'BAD_REQUEST', httpStatus: 400, reason: 'bad_input', message: inputMessage(err.cause) };
+    }
+    // A deliberate TRPCError from a router (e.g. UNAUTHORIZED) keeps its code and its sentence.
+    if (err.code !== 'INTERNAL_SERVER_ERROR') {
+      const httpStatus = httpStatusOf(err.code);
+      return { code: err.code, httpStatus, reason: err.code.toLowerCase(), message: err.message };
+    }
+    if (err.cause) return describeApiError(err.cause);
+  }
+  const view = describeError(err);
+  const code = CODE_BY_STATUS[view.status] ?? 'INTERNAL_SERVER_ERROR';
+  const out: ApiErrorView = { code, httpStatus: view.status, reason: view.code, message: view.message };
+  if (view.findings) out.findings = view.findings;
+  return out;
+}
+
+function httpStatusOf(code: TRPC_ERROR_CODE_KEY): number {
+  const entry = Object.entries(CODE_BY_STATUS).find(([, c]) => c === code);
+  return entry ? Number(entry[0]) : code === 'PAYLOAD_TOO_LARGE' ? 413 : 500;
+}
+
+/** Extra fields on every tRPC error, read by the web app. */
+export interface ApiErrorData {
+  code: TRPC_ERROR_CODE_KEY;
+  httpStatus: number;
+  path?: string;
+  reason: string;
+  findings?: Finding[];
+}
+
+/** tRPC `errorFormatter`: the same view as {@link describeApiError}, with the stack dropped. */
+export function formatError({
+  shape,
+  error,
+}: {
+  shape: TRPCDefaultErrorShape;
+  error: TRPCError;
+}): { code: number; message: string; data: ApiErrorData } {
+  const view = describeApiError(error);
+  const data: ApiErrorData = { code: view.code, httpStatus: view.httpStatus, reason: view.reason };
+  if (shape.data.path !== undefined) data.path = shape.data.path;
+  if (view.findings) data.findings = view.findings;
+  return { code: TRPC_ERROR_CODES_BY_KEY[view.code], message: view.message, data };
+}

@@ -1,0 +1,75 @@
+/** Output schemas shared by several procedures (inputs live next to their procedure). */
+import { z } from 'zod';
+import { FINDING_CODES } from '@trellis/mesh/findings';
+
+export const FindingSchema = z.object({
+  code: z.enum(FINDING_CODES),
+  severity: z.enum(['error', 'warning']),
+  member: z.string().optional(),
+  channel: z.string().optional(),
+  message: z.string(),
+});
+
+/** What a save or an import answers: saved (maybe unchanged), or refused with findings. */
+export const SaveResultSchema = z.discriminatedUnion('ok', [
+  z.object({
+    ok: z.literal(true),
+    meshId: z.string(),
+    name: z.string(),
+    version: z.number().int(),
+    created: z.boolean(),
+    unchanged: z.boolean(),
+    findings: z.array(FindingSchema),
+  }),
+  z.object({
+    ok: z.literal(false),
+    reason: z.enum(['invalid', 'conflict']),
+    findings: z.array(FindingSchema),
+    latestVersion: z.number().int().optional(),
+    message: z.string(),
+  }),
+]);
+
+/** Mesh ids are UUIDv7 text; anything longer is not one of ours. */
+export const MeshIdSchema = z.string().min(1).max(64);
+export const RunIdSchema = z.string().min(1).max(64);
+
+/** Run states (DESIGN.md §1). */
+export const RUN_STATUSES = ['queued', 'running', 'done', 'failed', 'stalled'] as const;
+/** Message states (packages/db messages schema). */
+export const MESSAGE_STATUSES = ['pending', 'running', 'done', 'dead', 'lost', 'parked', 'cancelled'] as const;
+
+const count = z.number().int().nonnegative();
+
+export const RunCountsSchema = z.object({
+  published: count,
+  delivered: count,
+  done: count,
+  deadLettered: count,
+  lost: count,
+  pending: count,
+  running: count,
+  parked: count,
+  cancelled: count,
+});
+
+export const MemberCountsSchema = RunCountsSchema.omit({ delivered: true, cancelled: true });
+
+export const RunSummarySchema = z.object({
+  id: z.string(),
+  meshId: z.string(),
+  meshName: z.string(),
+  meshVersion: z.number().int(),
+  status: z.string(),
+  cause: z.string().nullable(),
+  causeMember: z.string().nullable(),
+  causeMessage: z.string().nullable(),
+  inputName: z.string().nullable(),
+  createdBy: z.string().nullable(),
+  createdAt: z.date(),
+  startedAt: z.date().nullable(),
+  endedAt: z.date().nullable(),
+  movedAt: z.date(),
+  seconds: z.number(),
+  counts: RunCountsSchema,
+});
