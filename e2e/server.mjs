@@ -2,6 +2,7 @@
 // directory, its own BullMQ prefix, and a known admin. Usage: node server.mjs <port>
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,8 +11,11 @@ const port = process.argv[2] ?? '3211';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'trellis-e2e-'));
 
-const child = spawn('npx', ['next', 'start', '-p', port, '-H', '127.0.0.1'], {
-  cwd: path.join(root, 'apps', 'web'),
+// Next's own CLI as our direct child (not through npx), so stopping this script stops the server too.
+const web = path.join(root, 'apps', 'web');
+const nextBin = createRequire(path.join(web, 'package.json')).resolve('next/dist/bin/next');
+const child = spawn(process.execPath, [nextBin, 'start', '-p', port, '-H', '127.0.0.1'], {
+  cwd: web,
   stdio: 'inherit',
   env: {
     ...process.env,

@@ -13,6 +13,7 @@ CREATE TABLE "joins" (
 	"member" text NOT NULL,
 	"key" text NOT NULL,
 	"expected" integer NOT NULL,
+	"received" integer DEFAULT 0 NOT NULL,
 	"fired_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "joins_run_id_member_key_pk" PRIMARY KEY("run_id","member","key")
@@ -42,6 +43,7 @@ CREATE TABLE "messages" (
 	"id" text PRIMARY KEY NOT NULL,
 	"run_id" text NOT NULL,
 	"member" text NOT NULL,
+	"pool" text DEFAULT 'default' NOT NULL,
 	"channel" text,
 	"seq" integer DEFAULT 0 NOT NULL,
 	"parent_id" text,
@@ -49,8 +51,10 @@ CREATE TABLE "messages" (
 	"frames" jsonb DEFAULT '[]'::jsonb NOT NULL,
 	"void" boolean DEFAULT false NOT NULL,
 	"payload" jsonb NOT NULL,
+	"output" jsonb,
 	"status" text DEFAULT 'pending' NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
+	"requeues" integer DEFAULT 0 NOT NULL,
 	"error" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"started_at" timestamp with time zone,
@@ -87,7 +91,8 @@ CREATE TABLE "users" (
 );
 --> statement-breakpoint
 ALTER TABLE "mesh_versions" ADD CONSTRAINT "mesh_versions_mesh_id_meshes_id_fk" FOREIGN KEY ("mesh_id") REFERENCES "public"."meshes"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "messages_run_status_idx" ON "messages" USING btree ("run_id","status");--> statement-breakpoint
-CREATE INDEX "messages_run_member_idx" ON "messages" USING btree ("run_id","member");--> statement-breakpoint
+CREATE INDEX "messages_run_idx" ON "messages" USING btree ("run_id");--> statement-breakpoint
+CREATE INDEX "messages_open_idx" ON "messages" USING btree ("run_id") WHERE "messages"."status" <> 'done';--> statement-breakpoint
+CREATE INDEX "messages_outbox_idx" ON "messages" USING btree ("created_at","id") WHERE "messages"."status" in ('pending', 'running');--> statement-breakpoint
 CREATE INDEX "runs_status_created_idx" ON "runs" USING btree ("status","created_at");--> statement-breakpoint
 CREATE INDEX "runs_mesh_created_idx" ON "runs" USING btree ("mesh_id","created_at");

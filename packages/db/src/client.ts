@@ -2,7 +2,8 @@
  * Database client factory: Postgres through `pg` when a URL is given, embedded PGlite otherwise.
  * Both return the same Drizzle `PgDatabase`, so every query is written once.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -39,11 +40,9 @@ export class DatabaseUnreachableError extends Error {
   constructor(
     readonly target: string,
     cause: unknown,
+    hint = 'Check DATABASE_URL (unset it to use the embedded database under .data/).',
   ) {
-    super(
-      `cannot reach the database at ${target}: ${cause instanceof Error ? cause.message : String(cause)}. ` +
-        'Check DATABASE_URL (unset it to use the embedded database under .data/).',
-    );
+    super(`cannot reach the database at ${target}: ${cause instanceof Error ? cause.message : String(cause)}. ${hint}`);
     this.name = 'DatabaseUnreachableError';
   }
 }
@@ -61,6 +60,46 @@ export function redactUrl(url: string): string {
   }
 }
 
+// Any constant works; it only has to be the same in every process that migrates this database.
+const MIGRATION_LOCK = 7_417_001;
+
+/** Applies migrations under a session advisory lock, so processes starting together take turns. */
+async function migrateLocked(pool: pg.Pool): Promise<void> {
+  const lock = await pool.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migratePg(drizzlePg(pool), { migrationsFolder });
+  } finally {
+    await lock.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+    lock.release();
+  }
+}
+
+/**
+ * A transaction on a client of its own that is always handed back. Drizzle's pool transaction
+ * sends `begin` before its try/finally, so a connection that dies during `begin` (a server restart,
+ * pg_terminate_backend) is never released and the pool slowly runs dry. Here any error returns the
+ * client with that error, which makes the pool discard it; the caller may retry on a fresh one.
+ */
+async function pooledTransaction<T>(
+  pool: pg.Pool,
+  fn: Parameters<Db['transaction']>[0],
+  config: Parameters<Db['transaction']>[1],
+): Promise<T> {
+  const client = await pool.connect();
+  let failure: Error | undefined;
+  try {
+    // A Drizzle database over one client runs begin/commit/rollback on it without pooling logic.
+    const single = drizzlePg(client) as unknown as Db;
+    return (await single.transaction(fn, config)) as T;
+  } catch (err) {
+    failure = err instanceof Error ? err : new Error(String(err));
+    throw err;
+  } finally {
+    client.release(failure);
+  }
+}
+
 /**
  * Opens the database and checks it answers (`select 1`).
  * @throws DatabaseUnreachableError when Postgres refuses or PGlite cannot open its directory.
@@ -75,6 +114,9 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
     // An idle client losing its connection (e.g. pg_terminate_backend) must not crash the process;
     // the pool drops it and the next query gets a fresh connection.
     pool.on('error', () => undefined);
+    // A checked-out client whose server connection drops between two statements emits 'error'
+    // too; unheard, that would end the process. Its next query fails instead, and the caller retries.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     try {
       await pool.query('select 1');
     } catch (err) {
@@ -82,20 +124,28 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
       throw new DatabaseUnreachableError(redactUrl(options.url), err);
     }
     const db = drizzlePg(pool) as unknown as Db;
+    db.transaction = (fn, config) => pooledTransaction(pool, fn, config);
     return {
       db,
       kind: 'postgres',
-      migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      migrate: () => migrateLocked(pool),
       close: () => pool.end(),
     };
   }
   const dataDir = options.dataDir ?? '.data/pglite';
+  const inMemory = dataDir.startsWith('memory://');
   let client: PGlite;
+  let unlock = () => undefined as void;
   try {
-    if (!dataDir.startsWith('memory://')) mkdirSync(dataDir, { recursive: true });
+    if (!inMemory) {
+      mkdirSync(dataDir, { recursive: true });
+      unlock = lockDataDir(dataDir);
+    }
     client = await PGlite.create(dataDir);
     await client.query('select 1');
   } catch (err) {
+    unlock();
+    if (err instanceof DatabaseUnreachableError) throw err;
     throw new DatabaseUnreachableError(`embedded database in ${dataDir}`, err);
   }
   const db = drizzlePglite(client) as unknown as Db;
@@ -103,6 +153,46 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
-    close: () => client.close(),
+    close: async () => {
+      await client.close();
+      unlock();
+    },
   };
+}
+
+/**
+ * PGlite has no lock of its own, and two processes writing one data directory corrupt it. A lock
+ * file holding the owner's pid keeps a second process out; a lock left by a dead process is taken over.
+ * @returns the function that releases the lock.
+ * @throws DatabaseUnreachableError naming the process that holds it.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const file = join(dataDir, '..', `${basename(dataDir)}.lock`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return () => rmSync(file, { force: true });
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'EEXIST') throw err;
+      const owner = Number(readFileSync(file, 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && owner !== process.pid && isAlive(owner)) {
+        throw new DatabaseUnreachableError(
+          `embedded database in ${dataDir}`,
+          new Error(`process ${owner} has it open (the web server or another trellis command)`),
+          'The embedded database serves one process: stop that one, or set DATABASE_URL so processes share Postgres.',
+        );
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new DatabaseUnreachableError(`embedded database in ${dataDir}`, new Error('its lock file could not be taken'));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as { code?: string }).code === 'EPERM';
+  }
 }

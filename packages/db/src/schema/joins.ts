@@ -1,6 +1,11 @@
 import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
-/** One keyed join per (run, combine member, key); `fired_at` is set exactly once. */
+/**
+ * One keyed join per (run, combine member, key); `fired_at` is set exactly once.
+ * `key` is the id of the split that fanned out (the frame's `split`); `expected` travels with the split.
+ * `received` counts distinct parts; it is only bumped when a part row is new, under the row lock
+ * taken by the upsert, so concurrent last parts are serialized and exactly one sees `received = expected`.
+ */
 export const joins = pgTable(
   'joins',
   {
@@ -9,6 +14,8 @@ export const joins = pgTable(
     key: text('key').notNull(),
     /** Parts expected, carried by the split frame. */
     expected: integer('expected').notNull(),
+    /** Distinct parts stored so far. */
+    received: integer('received').notNull().default(0),
     firedAt: timestamp('fired_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,8 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * The message trail: every message is a row here and a job in BullMQ (`jobId` = `id`).
- * `id` is deterministic: hash(runId, parentId, channel, index) (DESIGN.md §3).
+ * `id` is deterministic: sha256(runId, parentId, channel, index) (DESIGN.md §3).
  * `status`: pending | running | done | dead | lost | parked | cancelled.
  * `frames`: the split stack, innermost last: `[{ split, index, count }]`; a combine pops the last.
  * `void`: the message stands for a split with zero parts, so a combine downstream still fires once.
@@ -13,6 +14,8 @@ export const messages = pgTable(
     id: text('id').primaryKey(),
     runId: text('run_id').notNull(),
     member: text('member').notNull(),
+    /** The worker pool (BullMQ queue) the member runs on; the outbox relay re-adds jobs there. */
+    pool: text('pool').notNull().default('default'),
     /** The channel it arrived on (`null` for the head's input). */
     channel: text('channel'),
     seq: integer('seq').notNull().default(0),
@@ -21,16 +24,30 @@ export const messages = pgTable(
     frames: jsonb('frames').notNull().default([]),
     void: boolean('void').notNull().default(false),
     payload: jsonb('payload').notNull(),
+    /** What a leaf member (no outgoing channel) produced; children carry everyone else's output. */
+    output: jsonb('output'),
     status: text('status').notNull().default('pending'),
     /** Deliveries so far (a redelivery after a lapsed claim counts again). */
     attempts: integer('attempts').notNull().default(0),
+    /** Times the outbox relay had to re-add the job because Redis no longer had it. */
+    requeues: integer('requeues').notNull().default(0),
     error: text('error'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
-    index('messages_run_status_idx').on(t.runId, t.status),
-    index('messages_run_member_idx').on(t.runId, t.member),
+    // Few indexes on purpose: every status change rewrites an entry in each of them (no HOT update
+    // is possible when an indexed column changes), and each message changes status twice.
+    index('messages_run_idx').on(t.runId),
+    // "Is anything in this run still open?" is asked after every commit; the partial index keeps the
+    // answer a probe into the few open rows instead of a scan over thousands of done ones.
+    index('messages_open_idx')
+      .on(t.runId)
+      .where(sql`${t.status} <> 'done'`),
+    // The outbox relay walks pending and running rows by age across all runs.
+    index('messages_outbox_idx')
+      .on(t.createdAt, t.id)
+      .where(sql`${t.status} in ('pending', 'running')`),
   ],
 );

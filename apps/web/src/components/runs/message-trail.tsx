@@ -1,7 +1,7 @@
 'use client';
 /** The run's messages in publishing order: member, seq, depth, status, attempts and error; a page at a time. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { inputClass } from '@/components/ui/button';
 import { Pager } from '@/components/ui/pager';
 import { StatusBadge } from '@/components/ui/status-badge';
@@ -21,6 +21,13 @@ export function MessageTrail({ runId, live }: { runId: string; live: boolean }) 
       { placeholderData: keepPreviousData, refetchInterval: live ? 2000 : false },
     ),
   );
+  // Polling stops when the run ends; fetch once more so the trail shows the final statuses.
+  const { refetch } = messages;
+  const wasLive = useRef(live);
+  useEffect(() => {
+    if (wasLive.current && !live) void refetch();
+    wasLive.current = live;
+  }, [live, refetch]);
   return (
     <section className="space-y-2" data-testid="message-trail">
       <div className="flex items-end justify-between gap-4">

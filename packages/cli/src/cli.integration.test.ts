@@ -1,0 +1,93 @@
+// The `trellis` command as scripts use it: real processes, exit codes and output (DESIGN.md §6).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const mesh = join(root, 'examples/meshes/word-split.json');
+const work = mkdtempSync(join(tmpdir(), 'trellis-cli-'));
+
+function trellis(args: string[], env: Record<string, string | undefined> = {}) {
+  const r = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'packages/cli/src/main.ts'), ...args], {
+    cwd: work,
+    encoding: 'utf8',
+    env: { ...process.env, DATABASE_URL: '', TRELLIS_DATA_DIR: join(work, 'pglite'), TRELLIS_QUEUE_PREFIX: `cli${process.pid}`, ...env },
+    timeout: 110_000,
+  });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('trellis validate', () => {
+  it('exits 0 for a valid mesh and prints findings as JSON', () => {
+    const r = trellis(['validate', mesh, '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ valid: true, findings: [] });
+  });
+
+  it('exits 1 with findings, 2 for a file that is not JSON or missing', () => {
+    const noHead = join(work, 'no-head.json');
+    writeFileSync(noHead, JSON.stringify({ format: 'trellis.mesh/v1', name: 'x', members: [{ id: 'a', kind: 'agent', model: 'demo' }], channels: [] }));
+    const r = trellis(['validate', noHead, '--json']);
+    expect(r.code).toBe(1);
+    expect((JSON.parse(r.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code)).toContain('head_missing');
+    const notJson = join(work, 'bad.json');
+    writeFileSync(notJson, '{ nope');
+    expect(trellis(['validate', notJson]).code).toBe(2);
+    const missing = trellis(['validate', join(work, 'absent.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read mesh file .*absent\.json: no such file/);
+  });
+});
+
+describe('trellis run', () => {
+  it('runs alone on the embedded database, prints one JSON object and writes the output bytes', () => {
+    const input = join(work, 'in.txt');
+    const output = join(work, 'out.txt');
+    writeFileSync(input, 'tabs\tand  spaces\r\nsecond page\f\u00e9t\u00e9 🎉');
+    const r = trellis(['run', mesh, '--input', input, '--output', output, '--json']);
+    expect(r.code).toBe(0);
+    const summary = JSON.parse(r.stdout) as { status: string; counts: Record<string, number>; runId: string; seconds: number };
+    expect(summary.status).toBe('done');
+    expect(summary.counts.published).toBe(summary.counts.done);
+    expect(Object.keys(summary.counts).sort()).toEqual(['deadLettered', 'delivered', 'done', 'lost', 'published']);
+    expect(readFileSync(output).equals(readFileSync(input))).toBe(true);
+    const runs = trellis(['runs', '--json']);
+    expect(runs.code).toBe(0);
+    expect((JSON.parse(runs.stdout) as { runs: { runId: string }[] }).runs[0]?.runId).toBe(summary.runId);
+  });
+
+  it('exits 1 and names input_rejected for invalid UTF-8', () => {
+    const input = join(work, 'latin1.txt');
+    writeFileSync(input, Buffer.from([0x63, 0x61, 0x66, 0xe9]));
+    const r = trellis(['run', mesh, '--input', input, '--json']);
+    expect(r.code).toBe(1);
+    expect(JSON.parse(r.stdout)).toMatchObject({ status: 'failed', cause: 'input_rejected' });
+  });
+
+  it('exits 2 with one clear line when Redis is unreachable', () => {
+    const input = join(work, 'in.txt');
+    writeFileSync(input, 'x');
+    const r = trellis(['run', mesh, '--input', input, '--json'], { REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1.*REDIS_URL/);
+  });
+
+  it('exits 2 with one clear line when the database is unreachable', () => {
+    const input = join(work, 'in.txt');
+    writeFileSync(input, 'x');
+    const r = trellis(['run', mesh, '--input', input], { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot reach the database .*DATABASE_URL/);
+  });
+
+  it('exits 2 for bad arguments and for reopen, which is not supported yet', () => {
+    expect(trellis(['run', mesh]).code).toBe(2);
+    expect(trellis(['run', mesh, '--input', 'x', '--timeout', 'soon']).code).toBe(2);
+    expect(trellis(['reopen', 'some-run']).code).toBe(2);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * `trellis run <mesh.json> --input <file> [--output <file>] [--json] [--timeout <s>]`
+ * Imports the mesh (a new version only when it changed), starts the run, works it off in this
+ * process when no worker is connected, waits, and prints the summary.
+ * Exit 0 done, 1 failed/stalled/timed out/refused, 2 bad arguments or unreachable Redis/database.
+ */
+import { writeFile } from 'node:fs/promises';
+import { InputRejectedError, MeshInvalidError } from '@trellis/engine/errors';
+import { loadPlan } from '@trellis/engine/exec/plan';
+import { saveMesh } from '@trellis/engine/meshes/save-mesh';
+import { startInProcess } from '@trellis/engine/runtime/in-process';
+import type { Engine } from '@trellis/engine/runtime/context';
+import { getRun, type RunView } from '@trellis/engine/runs/get-run';
+import { startRun } from '@trellis/engine/runs/start-run';
+import { waitForRun } from '@trellis/engine/runs/wait-run';
+import { open, settings } from '../boot';
+import { CliError, EXIT } from '../fail';
+import { readBytes, readText } from '../files';
+import { printSummary, summaryJson } from '../summary';
+import { printFindings } from './validate';
+
+/** Options of `run`. */
+export interface RunOptions {
+  input: string;
+  output?: string;
+  json?: boolean;
+  timeout?: string;
+}
+
+/** Runs a mesh on one input file and waits for the result. */
+export async function runCommand(meshFile: string, opts: RunOptions): Promise<number> {
+  const timeoutSeconds = opts.timeout === undefined ? 600 : Number(opts.timeout);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new CliError(`--timeout must be a positive number of seconds, not ${opts.timeout}`);
+  const env = settings();
+  const definition = await readText(meshFile, 'mesh file');
+  const bytes = await readBytes(opts.input, 'input file');
+  const booted = await open(env);
+  let local: { close(): Promise<void> } | undefined;
+  try {
+    const { engine } = booted;
+    const saved = await saveMesh(engine.db, { definition });
+    if (!saved.ok) {
+      printFindings(meshFile, false, saved.findings);
+      throw new CliError(saved.message, EXIT.failed);
+    }
+    const plan = await loadPlan(engine, saved.meshId, saved.version);
+    // The embedded database belongs to this process alone, so nobody else can work the run.
+    if (!env.databaseUrl || !(await workersPresent(engine, plan.pools))) {
+      local = startInProcess(engine, { pools: plan.pools, concurrency: env.concurrency });
+    }
+    const view = await start(engine, saved.meshId, saved.version, opts.input, bytes, timeoutSeconds);
+    if (opts.output && view.status === 'done') await writeOutput(opts.output, view.output);
+    if (opts.json) process.stdout.write(`${JSON.stringify(summaryJson(view))}\n`);
+    else printSummary(view);
+    if (view.status === 'done') return EXIT.ok;
+    if (!opts.json && view.status === 'running') process.stderr.write(`trellis: still running after ${timeoutSeconds} s\n`);
+    return EXIT.failed;
+  } finally {
+    await local?.close();
+    await booted.close();
+  }
+}
+
+async function start(engine: Engine, meshId: string, version: number, name: string, bytes: Uint8Array, timeoutSeconds: number): Promise<RunView> {
+  try {
+    const { runId } = await startRun(engine, { meshId, version, input: { name, bytes } });
+    return await waitForRun(engine.db, runId, { timeoutMs: timeoutSeconds * 1000 });
+  } catch (err) {
+    if (err instanceof InputRejectedError && err.runId) {
+      const view = await getRun(engine.db, err.runId);
+      if (view) return view;
+    }
+    if (err instanceof MeshInvalidError) {
+      printFindings(name, false, err.findings);
+      throw new CliError(err.message, EXIT.failed);
+    }
+    throw err;
+  }
+}
+
+async function workersPresent(engine: Engine, pools: readonly string[]): Promise<boolean> {
+  for (const pool of pools) {
+    if ((await engine.queue(pool).getWorkers()).length === 0) return false;
+  }
+  return true;
+}
+
+/** Writes the leaf payload's `text` exactly as UTF-8 bytes, or the output as JSON when it has no text. */
+async function writeOutput(file: string, output: unknown): Promise<void> {
+  const text = (output as { text?: unknown } | null)?.text;
+  const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : Buffer.from(`${JSON.stringify(output, null, 2)}\n`, 'utf8');
+  try {
+    await writeFile(file, bytes);
+  } catch (err) {
+    throw new CliError(`cannot write output file ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}

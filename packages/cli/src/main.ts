@@ -1,0 +1,85 @@
+/**
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, worker, orchestrator.
+ * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
+ */
+import { Command, CommanderError } from 'commander';
+import { runCommand } from './commands/run';
+import { runsCommand } from './commands/runs';
+import { orchestratorCommand, workerCommand } from './commands/serve';
+import { validateCommand } from './commands/validate';
+import { EXIT, report } from './fail';
+
+function action<A extends unknown[]>(fn: (...args: A) => Promise<number>) {
+  return async (...args: A) => {
+    let code: number;
+    try {
+      code = await fn(...args);
+    } catch (err) {
+      code = report(err);
+    }
+    process.exit(code);
+  };
+}
+
+const program = new Command('trellis')
+  .description('Trellis: run agent meshes from the command line')
+  .exitOverride()
+  .showHelpAfterError();
+
+program
+  .command('validate')
+  .description('check a mesh file; exit 0 valid, 1 findings, 2 unreadable')
+  .argument('<mesh>', 'mesh file (trellis.mesh/v1 JSON)')
+  .option('--json', 'print { valid, findings } as JSON')
+  .action(action((file: string, opts: { json?: boolean }) => validateCommand(file, opts)));
+
+program
+  .command('run')
+  .description('run a mesh on an input file and wait for it; exit 0 done, 1 failed or stalled')
+  .argument('<mesh>', 'mesh file (imported as a new version when it changed)')
+  .requiredOption('--input <file>', 'input file, read as bytes (UTF-8)')
+  .option('--output <file>', "write the result's text (or its JSON) to this file")
+  .option('--json', 'print one JSON object: runId, status, cause, counts, seconds')
+  .option('--timeout <seconds>', 'give up waiting after this many seconds (default 600)')
+  .action(action((file: string, opts: { input: string; output?: string; json?: boolean; timeout?: string }) => runCommand(file, opts)));
+
+program
+  .command('runs')
+  .description('list recent runs')
+  .option('--status <status>', 'only runs in this status (running, done, failed, stalled)')
+  .option('--limit <n>', 'how many (default 20)')
+  .option('--json', 'print JSON')
+  .action(action((opts: { status?: string; limit?: string; json?: boolean }) => runsCommand(opts)));
+
+program
+  .command('reopen')
+  .description('reopen a failed run (not supported yet)')
+  .argument('<runId>')
+  .action(
+    action((runId: string) => {
+      process.stderr.write(`trellis: reopen is not supported yet (run ${runId} was left as it is)\n`);
+      return Promise.resolve(EXIT.usage);
+    }),
+  );
+
+program
+  .command('worker')
+  .description('serve a worker pool until SIGTERM (needs DATABASE_URL)')
+  .option('--pool <name>', 'pool to serve (default "default")')
+  .option('--concurrency <n>', 'jobs held at once')
+  .action(action((opts: { pool?: string; concurrency?: string }) => workerCommand(opts)));
+
+program
+  .command('orchestrator')
+  .description('run the relay, finalizer and stall detector until SIGTERM (needs DATABASE_URL)')
+  .action(action(() => orchestratorCommand()));
+
+try {
+  await program.parseAsync(process.argv);
+} catch (err) {
+  if (err instanceof CommanderError) {
+    const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
+    process.exit(ok ? EXIT.ok : EXIT.usage);
+  }
+  process.exit(report(err));
+}

@@ -1,0 +1,77 @@
+/**
+ * The engine's configuration, read once from the environment and validated with zod.
+ * The only file in this package allowed to read `process.env` (lint enforces it).
+ */
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The repository root, found from this file's location so the working directory never matters. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+const intFrom = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const EnvSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  TRELLIS_DATA_DIR: z.string().trim().optional(),
+  REDIS_URL: z.string().trim().min(1).default('redis://127.0.0.1:6379'),
+  TRELLIS_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, ".", "_" or "-"')
+    .default('trellis'),
+  TRELLIS_MAX_DEPTH: intFrom(64),
+  TRELLIS_ATTEMPTS: intFrom(3),
+  TRELLIS_STALL_AFTER_SECONDS: intFrom(120),
+  TRELLIS_CONCURRENCY: intFrom(200),
+});
+
+/** Validated engine settings; see each field for its unit. */
+export interface EngineEnv {
+  /** `postgres://…`, or undefined for the embedded PGlite database. */
+  databaseUrl: string | undefined;
+  /** PGlite data directory, `<repo>/.data/pglite` unless TRELLIS_DATA_DIR says otherwise. */
+  dataDir: string;
+  redisUrl: string;
+  /** BullMQ key prefix; tests use their own so queues never mix. */
+  queuePrefix: string;
+  /** Deepest message allowed (hops from the head) before the run fails. */
+  maxDepth: number;
+  /** Deliveries per message before it is dead-lettered. */
+  attempts: number;
+  /** Milliseconds without movement before a running run is flagged `stalled`. */
+  stallAfterMs: number;
+  /** Jobs a worker holds at once. */
+  concurrency: number;
+  /**
+   * The environment as given, for the variables agent providers name (`provider.apiKeyEnv`):
+   * read when an agent runs, never stored or logged.
+   */
+  variables: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Reads the engine settings from `env` (default `process.env`).
+ * @throws Error naming the variable when a value is malformed.
+ */
+export function loadEngineEnv(env: Record<string, string | undefined> = process.env): EngineEnv {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid setting ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'unreadable'}`);
+  }
+  const e = parsed.data;
+  return {
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.TRELLIS_DATA_DIR ?? fileURLToPath(new URL('../../../.data/pglite', import.meta.url)),
+    redisUrl: e.REDIS_URL,
+    queuePrefix: e.TRELLIS_QUEUE_PREFIX,
+    maxDepth: e.TRELLIS_MAX_DEPTH,
+    attempts: e.TRELLIS_ATTEMPTS,
+    stallAfterMs: e.TRELLIS_STALL_AFTER_SECONDS * 1000,
+    concurrency: e.TRELLIS_CONCURRENCY,
+    variables: env,
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Executing members that need no database: workflow steps (split, map, pass) and the demo agent.
+ * Pure functions of the message; errors are `StepError`s carrying a cause.
+ */
+import { splitText } from '@trellis/mesh/split';
+import type { AgentMember, Member, Step } from '@trellis/mesh/schema';
+import { StepError } from '../errors';
+import { fieldObject, getField, type Frame, type Item } from './frames';
+
+/** What a member receives. */
+export interface Incoming {
+  id: string;
+  payload: unknown;
+  frames: Frame[];
+  void: boolean;
+}
+
+/**
+ * Runs a non-combine member on one message and returns its outputs, in order.
+ * A void message passes through unchanged, except that a split pushes its own empty frame.
+ * @throws StepError (`agent_or_model_missing` for an agent without a usable model,
+ *   `step_code_failed` for a bad field or a member kind this engine cannot run yet).
+ */
+export function executeMember(member: Member, msg: Incoming): Item[] {
+  const start: Item = { payload: msg.payload, frames: msg.frames, void: msg.void };
+  switch (member.kind) {
+    case 'workflow': {
+      // The first split of a message is keyed by the message id (the frame's `split`); any later
+      // split in the same workflow gets a key of its own per step and item.
+      let items = [start];
+      let splitSeen = false;
+      member.steps.forEach((step, s) => {
+        const plain = !splitSeen && items.length === 1;
+        items = items.flatMap((item, i) => applyStep(member.id, step, item, plain ? msg.id : `${msg.id}/${s}/${i}`));
+        if (step.type === 'split') splitSeen = true;
+      });
+      return items;
+    }
+    case 'agent':
+      return msg.void ? [start] : [{ ...start, payload: runDemoAgent(member, msg.payload) }];
+    case 'combine':
+      throw new Error('a combine is executed by the join, not here');
+    case 'mesh':
+    case 'service':
+      if (msg.void) return [start];
+      throw new StepError(
+        'step_code_failed',
+        member.id,
+        `members of kind ${member.kind} cannot run in this version of the engine yet`,
+        false,
+      );
+  }
+}
+
+function applyStep(memberId: string, step: Step, item: Item, splitKey: string): Item[] {
+  switch (step.type) {
+    case 'pass':
+      return [item];
+    case 'map': {
+      if (item.void) return [item];
+      const out: Record<string, unknown> = {};
+      for (const [to, from] of Object.entries(step.fields)) out[to] = getField(item.payload, from);
+      return [{ ...item, payload: out }];
+    }
+    case 'split': {
+      if (item.void) return [{ ...item, frames: [...item.frames, { split: splitKey, index: 0, count: 0 }] }];
+      const text = getField(item.payload, step.field);
+      if (typeof text !== 'string') {
+        throw new StepError('step_code_failed', memberId, `field ${step.field} is ${text === null ? 'missing' : `not text (${typeof text})`}, so it cannot be split`, false);
+      }
+      const parts = splitText(text, step.by);
+      if (parts.length === 0) {
+        return [{ payload: {}, frames: [...item.frames, { split: splitKey, index: 0, count: 0 }], void: true }];
+      }
+      return parts.map((part, index) => ({
+        payload: fieldObject(step.field, part),
+        frames: [...item.frames, { split: splitKey, index, count: parts.length }],
+        void: false,
+      }));
+    }
+  }
+}
+
+/**
+ * The built-in `demo` model, the engine's default agent runner: answers with the payload and the
+ * member's id (`{ ...payload, agent: id }`). Real models are plugged in through the engine's
+ * `runAgent` option.
+ * @throws StepError `agent_or_model_missing` (not retryable) for any other model.
+ */
+export function runDemoAgent(member: AgentMember, payload: unknown): unknown {
+  if (member.model !== 'demo') {
+    throw new StepError(
+      'agent_or_model_missing',
+      member.id,
+      `model ${member.model} is not available: no model provider is configured, only the built-in demo model`,
+      false,
+    );
+  }
+  const base = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? payload : { value: payload };
+  return { ...base, agent: member.id };
+}

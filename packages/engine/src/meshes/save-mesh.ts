@@ -1,0 +1,101 @@
+/** Use case: save (or import) a mesh file as a new version. */
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '@trellis/db/client';
+import { meshes, meshVersions } from '@trellis/db/schema/meshes';
+import type { Finding } from '@trellis/mesh/findings';
+import { parseMeshFile } from '@trellis/mesh/parse';
+import type { Mesh } from '@trellis/mesh/schema';
+import { validateMesh } from '@trellis/mesh/validate';
+import { uuidv7 } from '../ids';
+import { canonicalJson, loadVersion, nestedResolver } from './definition';
+
+/** What to save. */
+export interface SaveMeshInput {
+  /** The mesh to save into; when absent it is looked up by `name`, then by the file's own name. */
+  meshId?: string;
+  name?: string;
+  /** The mesh file: a JSON string or the parsed object. */
+  definition: unknown;
+  /** The version the editor started from; an older one than the latest is refused as a conflict. */
+  baseVersion?: number;
+  userId?: string;
+}
+
+/** The outcome: saved (maybe unchanged), or refused with findings. */
+export type SaveMeshResult =
+  | { ok: true; meshId: string; name: string; version: number; created: boolean; unchanged: boolean; findings: Finding[] }
+  | { ok: false; reason: 'invalid' | 'conflict'; findings: Finding[]; latestVersion?: number; message: string };
+
+/**
+ * Saves a mesh file. A file that cannot be read (not JSON, unknown format, schema errors, duplicate
+ * ids) is refused whole and nothing is saved. Validation findings (e.g. a missing head) do not block
+ * a save, so drafts can be kept; they are returned and block a run instead.
+ * A definition equal to the latest version saves nothing and returns that version (`unchanged`).
+ */
+export async function saveMesh(db: Db, input: SaveMeshInput): Promise<SaveMeshResult> {
+  const parsed = parseMeshFile(input.definition);
+  if (!parsed.ok) {
+    return { ok: false, reason: 'invalid', findings: parsed.findings, message: 'the mesh file was refused; nothing was saved' };
+  }
+  const mesh = parsed.mesh;
+  const findings = validateMesh(mesh, await nestedResolver(db, mesh));
+  const lookup = input.meshId ? eq(meshes.id, input.meshId) : eq(meshes.name, input.name ?? mesh.name);
+  const [existing] = await db.select().from(meshes).where(lookup);
+  if (!existing) {
+    if (input.meshId) return { ok: false, reason: 'invalid', findings: [], message: `no mesh ${input.meshId}` };
+    return createMesh(db, mesh, findings, input.userId);
+  }
+  if (input.baseVersion !== undefined && input.baseVersion < existing.latestVersion) {
+    return conflict(existing.latestVersion, input.baseVersion);
+  }
+  if (mesh.name !== existing.name) {
+    const [other] = await db.select({ id: meshes.id }).from(meshes).where(eq(meshes.name, mesh.name));
+    if (other) return { ok: false, reason: 'conflict', findings: [], message: `another mesh is already named ${mesh.name}` };
+  }
+  const latest = await loadVersion(db, existing.id, existing.latestVersion);
+  if (latest && canonicalJson(latest) === canonicalJson(mesh)) {
+    return { ok: true, meshId: existing.id, name: existing.name, version: existing.latestVersion, created: false, unchanged: true, findings };
+  }
+  const saved = await db.transaction(async (tx) => {
+    // Optimistic bump: of two saves based on the same version, only one moves latest_version.
+    const [bumped] = await tx
+      .update(meshes)
+      .set({ latestVersion: sql`${meshes.latestVersion} + 1`, name: mesh.name, description: mesh.description ?? null, updatedAt: new Date() })
+      .where(sql`${meshes.id} = ${existing.id} and ${meshes.latestVersion} = ${existing.latestVersion}`)
+      .returning({ version: meshes.latestVersion });
+    if (!bumped) return undefined;
+    await tx.insert(meshVersions).values({ id: uuidv7(), meshId: existing.id, version: bumped.version, definition: mesh, createdBy: input.userId ?? null });
+    return bumped.version;
+  });
+  if (saved === undefined) {
+    const [now] = await db.select({ v: meshes.latestVersion }).from(meshes).where(eq(meshes.id, existing.id));
+    return conflict(now?.v ?? existing.latestVersion, input.baseVersion ?? existing.latestVersion);
+  }
+  return { ok: true, meshId: existing.id, name: mesh.name, version: saved, created: false, unchanged: false, findings };
+}
+
+async function createMesh(db: Db, def: Mesh, findings: Finding[], userId?: string): Promise<SaveMeshResult> {
+  const id = uuidv7();
+  try {
+    await db.transaction(async (tx) => {
+      await tx.insert(meshes).values({ id, name: def.name, description: def.description ?? null, latestVersion: 1 });
+      await tx.insert(meshVersions).values({ id: uuidv7(), meshId: id, version: 1, definition: def, createdBy: userId ?? null });
+    });
+  } catch (err) {
+    // Two first saves of the same name at once: the unique name makes one of them lose.
+    const [other] = await db.select({ v: meshes.latestVersion }).from(meshes).where(eq(meshes.name, def.name));
+    if (other) return conflict(other.v, 0);
+    throw err;
+  }
+  return { ok: true, meshId: id, name: def.name, version: 1, created: true, unchanged: false, findings };
+}
+
+function conflict(latestVersion: number, baseVersion: number): SaveMeshResult {
+  return {
+    ok: false,
+    reason: 'conflict',
+    findings: [],
+    latestVersion,
+    message: `the mesh changed since version ${baseVersion}: version ${latestVersion} is the latest; reload or compare before saving`,
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * Group commit for deliveries. A worker's concurrent jobs each submit their message id; ids that
+ * arrive while a batch is being processed wait and go together in the next one. Under load this
+ * turns thousands of tiny transactions into a few large set-based ones; when idle, a lone message
+ * waits only until the next turn of the event loop.
+ */
+
+/** Tuning for {@link Batcher}. */
+export interface BatcherOptions {
+  /** Most ids in one batch. */
+  maxBatch: number;
+  /** Batches processed at the same time (1 for the single-connection embedded database). */
+  maxInFlight: number;
+}
+
+interface Waiter<T, R> {
+  key: string;
+  item: T;
+  resolve: (r: R) => void;
+  reject: (e: unknown) => void;
+}
+
+/** Collects keyed items and runs `process` on groups of them; each submitter gets its key's result. */
+export class Batcher<T, R> {
+  private waiting: Waiter<T, R>[] = [];
+  private inFlight = 0;
+  private scheduled = false;
+
+  constructor(
+    private readonly process: (items: T[]) => Promise<Map<string, R>>,
+    private readonly options: BatcherOptions,
+  ) {}
+
+  /** Resolves with the result for `key` once its batch is processed; rejects if the batch throws. */
+  submit(key: string, item: T): Promise<R> {
+    return new Promise<R>((resolve, reject) => {
+      this.waiting.push({ key, item, resolve, reject });
+      this.kick();
+    });
+  }
+
+  private kick(): void {
+    if (this.scheduled || this.inFlight >= this.options.maxInFlight || this.waiting.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    while (this.inFlight < this.options.maxInFlight && this.waiting.length > 0) {
+      const batch = this.waiting.splice(0, this.options.maxBatch);
+      this.inFlight++;
+      // The same key twice in one batch (a duplicate delivery) is processed once; both get the result.
+      const items = [...new Map(batch.map((w) => [w.key, w.item])).values()];
+      this.process(items)
+        .then((results) => {
+          for (const w of batch) {
+            const r = results.get(w.key);
+            if (r === undefined) w.reject(new Error(`no result for ${w.key}`));
+            else w.resolve(r);
+          }
+        })
+        .catch((err: unknown) => {
+          for (const w of batch) w.reject(err);
+        })
+        .finally(() => {
+          this.inFlight--;
+          this.kick();
+        });
+    }
+  }
+}

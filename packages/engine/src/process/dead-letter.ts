@@ -1,0 +1,55 @@
+/** What happens to a message whose delivery failed: back to pending for a retry, or dead-lettered. */
+import { sql } from 'drizzle-orm';
+import type { Cause } from '@trellis/mesh/causes';
+import { StepError } from '../errors';
+import type { Engine } from '../runtime/context';
+import { failRun } from '../runs/finalize';
+import { plansForRuns } from '../exec/plan';
+import { rows } from '../sql';
+
+/** Whether another attempt could help: a StepError says so itself; anything else is assumed transient. */
+export function isRetryable(err: Error): boolean {
+  return err instanceof StepError ? err.retryable : true;
+}
+
+/**
+ * Records the error and sets the message back to pending while BullMQ waits out the backoff.
+ * A light message (never marked running) has its delivery counted here.
+ */
+export async function releaseForRetry(engine: Engine, messageId: string, err: Error): Promise<void> {
+  await engine.db.execute(
+    sql`update messages set status = 'pending', error = ${err.message}, attempts = attempts + (status = 'pending')::int
+         where id = ${messageId} and status in ('pending', 'running')`,
+  );
+}
+
+/**
+ * Sets the message aside as `dead` (never dropped) and fails its run with the error's cause
+ * (`step_code_failed` for errors that carry none), in one transaction.
+ * @returns false when the message had already finished (nothing changed).
+ */
+export async function deadLetter(engine: Engine, messageId: string, err: Error, cause?: Cause): Promise<boolean> {
+  // The label is read before the transaction: the embedded database allows no query beside an open one.
+  const [where] = await rows<{ run_id: string; member: string }>(engine.db, sql`select run_id, member from messages where id = ${messageId}`);
+  if (!where) return false;
+  const label = (await plansForRuns(engine, [where.run_id])).get(where.run_id)?.members.get(where.member)?.label;
+  return engine.db.transaction(async (tx) => {
+    const [msg] = await rows<{ run_id: string; member: string; attempts: number }>(
+      tx,
+      sql`update messages set status = 'dead', error = ${err.message}, finished_at = now(),
+                 attempts = attempts + (status = 'pending')::int
+           where id = ${messageId} and status in ('pending', 'running', 'parked')
+       returning run_id, member, attempts`,
+    );
+    if (!msg) return false;
+    const runCause: Cause = cause ?? (err instanceof StepError ? err.cause : 'step_code_failed');
+    const tries = msg.attempts === 1 ? '1 attempt' : `${msg.attempts} attempts`;
+    await failRun(tx, msg.run_id, {
+      cause: runCause,
+      member: msg.member,
+      ...(label ? { memberLabel: label } : {}),
+      detail: `${err.message} (after ${tries})`,
+    });
+    return true;
+  });
+}

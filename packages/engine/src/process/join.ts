@@ -1,0 +1,123 @@
+/**
+ * The keyed join (DESIGN.md §3), set-based for a batch of parts arriving at combine members.
+ * Inside the caller's transaction:
+ *  1. parts are inserted by message id (`on conflict do nothing`: a redelivered part counts once);
+ *  2. one upsert per key bumps `received` by the parts actually inserted. The upsert takes the row
+ *     lock, so concurrent last parts queue behind each other and exactly one sees the set complete;
+ *     rows are locked in key order so two batches cannot deadlock on them;
+ *  3. complete keys whose `fired_at` is null are fired (set `fired_at`), and their parts are read
+ *     back in `seq` order and merged.
+ * A message with no frame fires alone; a void's count-0 frame fires once with the empty set.
+ */
+import { sql } from 'drizzle-orm';
+import type { CombineMember } from '@trellis/mesh/schema';
+import type { Item } from '../exec/frames';
+import { mergeParts } from '../exec/merge';
+import { rows, type Queryable } from '../sql';
+import type { Claimed } from './types';
+
+/** A join that fired: the message that completed it, its key and the merged output. */
+export interface Fired {
+  msg: Claimed;
+  key: string;
+  item: Item;
+}
+
+interface KeyState {
+  runId: string;
+  member: CombineMember;
+  key: string;
+  expected: number;
+  /** Parts of this batch for the key (a void contributes none). */
+  parts: Claimed[];
+  last: Claimed;
+}
+
+const id3 = (run: string, member: string, key: string) => JSON.stringify([run, member, key]);
+
+/** Processes the combine messages of a batch; returns the joins that fired, in input order. */
+export async function runJoins(tx: Queryable, arrivals: { msg: Claimed; member: CombineMember }[]): Promise<Fired[]> {
+  const fired: Fired[] = [];
+  const keys = new Map<string, KeyState>();
+  for (const { msg, member } of arrivals) {
+    const top = msg.frames[msg.frames.length - 1];
+    if (!top) {
+      // Not downstream of any split: a set of one, complete on arrival.
+      fired.push({ msg, key: msg.id, item: { payload: mergeParts(member, [msg.payload]), frames: [], void: false } });
+      continue;
+    }
+    const k = id3(msg.runId, member.id, top.split);
+    const state = keys.get(k) ?? { runId: msg.runId, member, key: top.split, expected: top.count, parts: [], last: msg };
+    if (!msg.void) state.parts.push(msg);
+    state.last = msg;
+    keys.set(k, state);
+  }
+  if (keys.size === 0) return fired;
+
+  const parts = [...keys.values()].flatMap((s) =>
+    s.parts.map((p) => ({ run_id: s.runId, member: s.member.id, key: s.key, message_id: p.id, seq: p.frames.at(-1)?.index ?? p.seq, payload: p.payload })),
+  );
+  const inserted = new Map<string, number>();
+  if (parts.length > 0) {
+    const got = await rows<{ run_id: string; member: string; key: string }>(
+      tx,
+      sql`insert into join_parts (run_id, member, key, message_id, seq, payload)
+          select run_id, member, key, message_id, seq, payload
+            from json_to_recordset(${JSON.stringify(parts)}::json)
+                 as x(run_id text, member text, key text, message_id text, seq int, payload jsonb)
+          on conflict do nothing
+          returning run_id, member, key`,
+    );
+    for (const r of got) inserted.set(id3(r.run_id, r.member, r.key), (inserted.get(id3(r.run_id, r.member, r.key)) ?? 0) + 1);
+  }
+
+  const upserts = [...keys.entries()].map(([k, s]) => ({ run_id: s.runId, member: s.member.id, key: s.key, expected: s.expected, received: inserted.get(k) ?? 0 }));
+  const states = await rows<{ run_id: string; member: string; key: string; expected: number; received: number; fired_at: unknown }>(
+    tx,
+    sql`insert into joins (run_id, member, key, expected, received)
+        select run_id, member, key, expected, received
+          from json_to_recordset(${JSON.stringify(upserts)}::json)
+               as x(run_id text, member text, key text, expected int, received int)
+         order by run_id, member, key
+        on conflict (run_id, member, key) do update set received = joins.received + excluded.received
+        returning run_id, member, key, expected, received, fired_at`,
+  );
+  const due = states.filter((r) => r.fired_at === null && r.received >= r.expected).map(({ run_id, member, key }) => ({ run_id, member, key }));
+  if (due.length === 0) return fired;
+  // The rows are locked by the upsert until commit, so `fired_at is null` here cannot race.
+  const complete = await rows<{ run_id: string; member: string; key: string }>(
+    tx,
+    sql`update joins j set fired_at = now()
+          from json_to_recordset(${JSON.stringify(due)}::json) as x(run_id text, member text, key text)
+         where j.run_id = x.run_id and j.member = x.member and j.key = x.key and j.fired_at is null
+        returning j.run_id, j.member, j.key`,
+  );
+  if (complete.length === 0) return fired;
+
+  const payloads = new Map<string, unknown[]>();
+  const withParts = complete.filter((c) => (keys.get(id3(c.run_id, c.member, c.key))?.expected ?? 0) > 0);
+  if (withParts.length > 0) {
+    const got = await rows<{ run_id: string; member: string; key: string; payload: unknown }>(
+      tx,
+      sql`select p.run_id, p.member, p.key, p.payload
+            from join_parts p
+            join json_to_recordset(${JSON.stringify(withParts)}::json) as x(run_id text, member text, key text)
+              on p.run_id = x.run_id and p.member = x.member and p.key = x.key
+           order by p.run_id, p.member, p.key, p.seq`,
+    );
+    for (const r of got) {
+      const k = id3(r.run_id, r.member, r.key);
+      const list = payloads.get(k);
+      if (list) list.push(r.payload);
+      else payloads.set(k, [r.payload]);
+    }
+  }
+  for (const c of complete) {
+    const k = id3(c.run_id, c.member, c.key);
+    const s = keys.get(k);
+    if (!s) continue;
+    const payload = mergeParts(s.member, payloads.get(k) ?? []);
+    fired.push({ msg: s.last, key: s.key, item: { payload, frames: s.last.frames.slice(0, -1), void: false } });
+  }
+  return fired;
+}

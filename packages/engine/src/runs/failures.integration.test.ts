@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { InputRejectedError, RedisUnreachableError } from '../errors';
+import { assertRedis } from '../runtime/context';
+import { startInProcess } from '../runtime/in-process';
+import { rows } from '../sql';
+import { getRun } from './get-run';
+import { listMessages } from './list-messages';
+import { startRun } from './start-run';
+import { waitForRun } from './wait-run';
+
+const mesh = (members: unknown[], channels: unknown[] = []) => ({ format: 'trellis.mesh/v1', name: 'failing', members, channels });
+
+describe('failures', () => {
+  let world: TestWorld | undefined;
+  let runtime: { close(): Promise<void> } | undefined;
+  afterEach(async () => {
+    await runtime?.close();
+    await world?.close();
+    runtime = undefined;
+    world = undefined;
+  });
+
+  function requireWorld(): TestWorld {
+    if (!world) throw new Error('no world opened');
+    return world;
+  }
+
+  async function runOn(definition: unknown, input: Parameters<typeof startRun>[1]['input'], config = {}) {
+    world = await openWorld('postgres', config);
+    const meshId = await saveOrThrow(world, definition);
+    runtime = startInProcess(world.engine);
+    const { runId } = await startRun(world.engine, { meshId, input });
+    return waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
+  }
+
+  it('dead-letters a failing step and fails the run with step_code_failed', async () => {
+    const def = mesh(
+      [
+        { id: 'head', kind: 'workflow', head: true, steps: [{ type: 'map', fields: { count: 'text' } }] },
+        { id: 'cut', kind: 'workflow', label: 'Cut words', steps: [{ type: 'split', by: 'word', field: 'missing' }] },
+      ],
+      [{ from: 'head', to: 'cut' }],
+    );
+    const view = await runOn(def, { text: 'some words' });
+    expect(view.status).toBe('failed');
+    expect(view.cause).toBe('step_code_failed');
+    expect(view.causeMember).toBe('cut');
+    expect(view.causeMessage).toContain('Cut words');
+    expect(view.counts.deadLettered).toBe(1);
+    expect(view.counts.done).toBe(1);
+    const dead = await listMessages(requireWorld().engine.db, { runId: view.id, status: 'dead' });
+    expect(dead.items[0]?.error).toMatch(/field missing is missing/);
+    expect(dead.items[0]?.attempts).toBe(1);
+  });
+
+  it('fails an agent without a usable model with agent_or_model_missing; the demo model answers', async () => {
+    const def = mesh(
+      [
+        { id: 'ask', kind: 'agent', head: true, model: 'demo' },
+        { id: 'real', kind: 'agent', model: 'gpt-unavailable' },
+      ],
+      [{ from: 'ask', to: 'real', when: "agent == 'ask'" }],
+    );
+    const view = await runOn(def, { payload: { question: 'hi' } });
+    expect(view.cause).toBe('agent_or_model_missing');
+    const done = await listMessages(requireWorld().engine.db, { runId: view.id, member: 'real' });
+    expect(done.items[0]?.payload).toEqual({ question: 'hi', agent: 'ask' });
+  });
+
+  it('rejects invalid UTF-8 and NUL, recording a failed run with input_rejected', async () => {
+    world = await openWorld('postgres');
+    const meshId = await saveOrThrow(world, WORD_SPLIT);
+    const bad = startRun(world.engine, { meshId, input: { bytes: new Uint8Array([0x61, 0x62, 0xc3, 0x28]) } });
+    await expect(bad).rejects.toThrow(/not valid UTF-8 \(first bad byte at offset 2\)/);
+    const err = await bad.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(InputRejectedError);
+    const run = await getRun(world.engine.db, (err as InputRejectedError).runId ?? '');
+    expect(run).toMatchObject({ status: 'failed', cause: 'input_rejected' });
+    expect(run?.counts.published).toBe(0);
+    await expect(startRun(world.engine, { meshId, input: { text: 'a\u0000b' } })).rejects.toThrow(/NUL/);
+  });
+
+  it('fails a run that goes deeper than the depth limit with budget_spent', async () => {
+    const view = await runOn(WORD_SPLIT, { text: 'a b\nc' }, { maxDepth: 3 });
+    expect(view.status).toBe('failed');
+    expect(view.cause).toBe('budget_spent');
+    expect(view.causeMessage).toMatch(/deeper than 3/);
+  });
+
+  it('flags a run nobody works on as stalled', async () => {
+    world = await openWorld('postgres', { stallAfterMs: 200, tickMs: 50 });
+    const meshId = await saveOrThrow(world, WORD_SPLIT);
+    const { runId } = await startRun(world.engine, { meshId, input: { text: 'x' } });
+    // No worker: only the orchestrator's loop runs.
+    const { startOrchestrator } = await import('../runtime/orchestrator');
+    const orchestrator = startOrchestrator(world.engine);
+    const view = await waitForRun(world.engine.db, runId, { timeoutMs: 10_000 });
+    await orchestrator.close();
+    expect(view).toMatchObject({ status: 'stalled', cause: 'stalled' });
+  });
+
+  it('says how to fix an unreachable Redis', async () => {
+    const err = await assertRedis('redis://127.0.0.1:1', 1000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RedisUnreachableError);
+    expect((err as Error).message).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1.*REDIS_URL.*redis-server/);
+  });
+
+  it('never counts a run done while a message is dead', async () => {
+    const view = await runOn(
+      mesh([{ id: 'ask', kind: 'agent', head: true, model: 'nope' }]),
+      { payload: {} },
+    );
+    expect(view.status).toBe('failed');
+    const [row] = await rows<{ n: number }>(requireWorld().engine.db, sql`select count(*)::int as n from runs where status = 'done'`);
+    expect(row?.n).toBe(0);
+  });
+});

@@ -1,0 +1,96 @@
+/** Use case: start a run of a mesh version on one input. */
+import { eq } from 'drizzle-orm';
+import { meshes } from '@trellis/db/schema/meshes';
+import { messages } from '@trellis/db/schema/messages';
+import { runs } from '@trellis/db/schema/runs';
+import { hasErrors } from '@trellis/mesh/findings';
+import { validateMesh } from '@trellis/mesh/validate';
+import { enqueue } from '../bus/queues';
+import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../errors';
+import { causeSentence } from '@trellis/mesh/causes';
+import { headMessageId, uuidv7 } from '../ids';
+import { loadPlan, poolOf } from '../exec/plan';
+import { nestedResolver } from '../meshes/definition';
+import type { Engine } from '../runtime/context';
+import { inputPayload, type RunInput } from './input';
+
+/** Which mesh (by id or name), which version (latest by default), and the input. */
+export interface StartRunInput {
+  meshId?: string;
+  meshName?: string;
+  version?: number;
+  input: RunInput;
+  userId?: string;
+}
+
+/**
+ * Validates the mesh again (the authority before any run), writes the run and its head message in
+ * one transaction, then enqueues the head. If Redis is down at that moment the run stays pending
+ * and the orchestrator's outbox relay enqueues it later.
+ * @throws MeshNotFoundError, MeshInvalidError (with findings), InputRejectedError,
+ *   RedisUnreachableError (the run is saved and will start when Redis is back).
+ */
+export async function startRun(engine: Engine, input: StartRunInput): Promise<{ runId: string; messageId: string }> {
+  const { db } = engine;
+  const where = input.meshId ? eq(meshes.id, input.meshId) : eq(meshes.name, input.meshName ?? '');
+  const [mesh] = await db.select().from(meshes).where(where);
+  if (!mesh) throw new MeshNotFoundError(input.meshId ?? input.meshName ?? '(none given)');
+  const version = input.version ?? mesh.latestVersion;
+  const plan = await loadPlan(engine, mesh.id, version);
+  const findings = validateMesh(plan.mesh, await nestedResolver(db, plan.mesh));
+  if (hasErrors(findings)) throw new MeshInvalidError(findings);
+  const runId = uuidv7();
+  let payload: Record<string, unknown>;
+  try {
+    payload = inputPayload(input.input);
+  } catch (err) {
+    if (err instanceof InputRejectedError) {
+      await recordRejection(engine, { runId, meshId: mesh.id, meshName: mesh.name, version, input, err });
+    }
+    throw err;
+  }
+  const messageId = headMessageId(runId);
+  const pool = poolOf(plan.head);
+  const now = new Date();
+  await db.transaction(async (tx) => {
+    await tx.insert(runs).values({
+      id: runId,
+      meshId: mesh.id,
+      meshName: mesh.name,
+      meshVersion: version,
+      status: 'running',
+      inputName: input.input.name ?? null,
+      input: payload,
+      createdBy: input.userId ?? null,
+      startedAt: now,
+      movedAt: now,
+    });
+    await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
+  });
+  await enqueue(engine, [{ pool, runId, messageId, member: plan.head.id }]);
+  return { runId, messageId };
+}
+
+/** A refused input still leaves a failed run (cause `input_rejected`), so it shows among exceptions. */
+async function recordRejection(
+  engine: Engine,
+  r: { runId: string; meshId: string; meshName: string; version: number; input: StartRunInput; err: InputRejectedError },
+): Promise<void> {
+  const now = new Date();
+  await engine.db.insert(runs).values({
+    id: r.runId,
+    meshId: r.meshId,
+    meshName: r.meshName,
+    meshVersion: r.version,
+    status: 'failed',
+    cause: 'input_rejected',
+    causeMessage: causeSentence({ cause: 'input_rejected', detail: r.err.reason }),
+    inputName: r.input.input.name ?? null,
+    input: {},
+    createdBy: r.input.userId ?? null,
+    startedAt: now,
+    endedAt: now,
+    movedAt: now,
+  });
+  r.err.runId = r.runId;
+}

@@ -1,0 +1,72 @@
+/** Opening the database and the engine from settings: shared by the CLI and the worker processes. */
+import { openDb, type DbHandle } from '@trellis/db/client';
+import type { EngineEnv } from '../env';
+import type { Logger } from '../log';
+import { agentRunner } from './agent-runner';
+import { connectEngine, type Engine } from './context';
+
+/** An open database and engine, closed together. */
+export interface Booted {
+  handle: DbHandle;
+  engine: Engine;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database (Postgres at DATABASE_URL, or the embedded one), applies migrations,
+ * checks Redis and creates the engine.
+ * @throws DatabaseUnreachableError or RedisUnreachableError, each naming its setting.
+ */
+export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Promise<Booted> {
+  const handle = await openDb({ url: env.databaseUrl, dataDir: env.dataDir });
+  try {
+    await handle.migrate();
+    const engine = await connectEngine({
+      db: handle.db,
+      redisUrl: env.redisUrl,
+      prefix: env.queuePrefix,
+      maxDepth: env.maxDepth,
+      attempts: env.attempts,
+      stallAfterMs: env.stallAfterMs,
+      // The embedded database runs one statement at a time; more batches in flight only queue.
+      // On Postgres two batches overlap one's Redis work with the other's transaction; more mostly
+      // wait on each other's join rows (measured in docs/benchmarks.md).
+      batchesInFlight: handle.kind === 'pglite' ? 1 : 2,
+      // PGlite has no autovacuum: without this, dead row versions pile up and plans go stale.
+      vacuumEveryMs: handle.kind === 'pglite' ? 10 * 60_000 : 0,
+      analyzeEveryMs: handle.kind === 'pglite' ? 60_000 : 0,
+      runAgent: agentRunner(env.variables),
+      ...(options.log ? { log: options.log } : {}),
+    });
+    return {
+      handle,
+      engine,
+      async close() {
+        await engine.close();
+        await handle.close();
+      },
+    };
+  } catch (err) {
+    await handle.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Calls `stop` once on SIGTERM or SIGINT, then exits with 0 (or 1 if stopping failed). */
+export function closeOnSignal(stop: () => Promise<void>, log: Logger): void {
+  let stopping = false;
+  const onSignal = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('stopping', { signal });
+    stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error('stopping failed', { error: err instanceof Error ? err.message : String(err) });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => onSignal('SIGTERM'));
+  process.once('SIGINT', () => onSignal('SIGINT'));
+}

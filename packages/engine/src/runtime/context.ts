@@ -1,0 +1,174 @@
+/**
+ * The engine handle: the database, the Redis connection, one BullMQ queue per pool, and settings.
+ * Use cases take it (or just its `db`); runtimes (worker, orchestrator) are started on it.
+ */
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { Db } from '@trellis/db/client';
+import { RedisUnreachableError } from '../errors';
+import { stderrLogger, type Logger } from '../log';
+import { queueName } from '../bus/queues';
+import type { PlanCache } from '../exec/plan';
+import type { AgentMember } from '@trellis/mesh/schema';
+import { runDemoAgent } from '../exec/steps';
+
+const demoAgent: AgentRunner = (member, payload) => Promise.resolve(runDemoAgent(member, payload));
+
+/** Engine settings, all with defaults; times in milliseconds. */
+export interface EngineConfig {
+  /** BullMQ key prefix (default `trellis`); tests use their own. */
+  prefix: string;
+  /** Deepest message allowed before the run fails (default 64). */
+  maxDepth: number;
+  /** Deliveries per message before dead-lettering (default 3). */
+  attempts: number;
+  /** First retry delay; doubles each attempt (default 500). */
+  backoffMs: number;
+  /** A running run with no movement for this long is flagged `stalled` (default 120 000). */
+  stallAfterMs: number;
+  /** A pending message older than this with no job in Redis is re-added by the relay (default 5 000). */
+  relayAfterMs: number;
+  /** A message re-added this many times and still missing is declared lost (default 5). */
+  maxRequeues: number;
+  /** Orchestrator tick: relay, finalizer sweep and stall check (default 1 000). */
+  tickMs: number;
+  /** Message batches a worker commits at the same time (default 2; 1 suits the embedded database). */
+  batchesInFlight: number;
+  /**
+   * How often the orchestrator vacuums and analyzes the message tables itself (0 = never, the
+   * default: Postgres's autovacuum does it). The embedded database has no autovacuum.
+   */
+  vacuumEveryMs: number;
+  /**
+   * How often the orchestrator refreshes planner statistics itself (0 = never, the default).
+   * Without autovacuum the embedded database plans a growing table from stale numbers and picks
+   * sequential scans for lookups by id.
+   */
+  analyzeEveryMs: number;
+  /** Longest an agent member may run on one message before it fails with `timed_out` (default 300 000). */
+  agentTimeoutMs: number;
+}
+
+/**
+ * Runs one agent member on one payload and returns its output payload.
+ * @throws StepError with a cause (e.g. `agent_or_model_missing`, `timed_out`, `rate_limited`).
+ */
+export type AgentRunner = (member: AgentMember, payload: unknown, signal: AbortSignal) => Promise<unknown>;
+
+/** Options for {@link createEngine}. */
+export interface EngineOptions extends Partial<EngineConfig> {
+  db: Db;
+  redisUrl: string;
+  log?: Logger;
+  /** How agent members run; the built-in demo model only, when absent (see exec/steps.ts). */
+  runAgent?: AgentRunner;
+}
+
+/** An open engine; `close()` releases Redis and the queues (the database belongs to the caller). */
+export interface Engine {
+  readonly db: Db;
+  readonly redisUrl: string;
+  readonly config: EngineConfig;
+  readonly log: Logger;
+  /** The shared, non-blocking connection (producers, relay pipelines). */
+  readonly redis: Redis;
+  /** Compiled mesh versions, by `meshId@version`. */
+  readonly plans: PlanCache;
+  /** How agent members run. */
+  readonly runAgent: AgentRunner;
+  /** The queue of a worker pool (created on first use). */
+  queue(pool: string): Queue;
+  close(): Promise<void>;
+}
+
+const DEFAULTS: EngineConfig = {
+  prefix: 'trellis',
+  maxDepth: 64,
+  attempts: 3,
+  backoffMs: 500,
+  stallAfterMs: 120_000,
+  relayAfterMs: 5_000,
+  maxRequeues: 5,
+  tickMs: 1_000,
+  batchesInFlight: 2,
+  agentTimeoutMs: 300_000,
+  vacuumEveryMs: 0,
+  analyzeEveryMs: 0,
+};
+
+/**
+ * Creates the engine without touching Redis yet (the connection opens on first use), so a web
+ * server can start while Redis is down. Use {@link connectEngine} to fail fast instead.
+ */
+export function createEngine(options: EngineOptions): Engine {
+  const { db, redisUrl, log = stderrLogger(), runAgent = demoAgent, ...rest } = options;
+  const config: EngineConfig = { ...DEFAULTS };
+  for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(config, { [k]: v });
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
+  redis.on('error', () => undefined); // surfaced by the command that failed; avoids unhandled 'error'
+  const queues = new Map<string, Queue>();
+  return {
+    db,
+    redisUrl,
+    config,
+    log,
+    redis,
+    plans: new Map(),
+    runAgent,
+    queue(pool) {
+      let q = queues.get(pool);
+      if (!q) {
+        q = new Queue(queueName(pool), { connection: redis, prefix: config.prefix });
+        q.on('error', (err) => log.warn('queue error', { pool, error: err.message }));
+        queues.set(pool, q);
+      }
+      return q;
+    },
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      queues.clear();
+      if (redis.status !== 'end') await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+/**
+ * Checks that Redis answers within `timeoutMs`.
+ * @throws RedisUnreachableError naming REDIS_URL and how to start Redis.
+ */
+export async function assertRedis(redisUrl: string, timeoutMs = 3000): Promise<void> {
+  const probe = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    enableOfflineQueue: false,
+    retryStrategy: () => null,
+  });
+  // The socket error (e.g. ECONNREFUSED) says more than the rejection ("Connection is closed.").
+  let socketError: string | undefined;
+  probe.on('error', (err: Error) => (socketError ??= err.message));
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (err) {
+    throw new RedisUnreachableError(redactRedis(redisUrl), socketError ?? (err instanceof Error ? err.message : String(err)));
+  } finally {
+    probe.disconnect();
+  }
+}
+
+/** Like {@link createEngine}, but checks Redis first. @throws RedisUnreachableError */
+export async function connectEngine(options: EngineOptions): Promise<Engine> {
+  await assertRedis(options.redisUrl);
+  return createEngine(options);
+}
+
+function redactRedis(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '(unparsable REDIS_URL)';
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * The orchestrator: a loop that every `tickMs` runs the finalizer sweep and the stall detector,
+ * and every `relayAfterMs` the outbox relay. Every step is idempotent, so several orchestrators may run side by side.
+ */
+import { sql } from 'drizzle-orm';
+import type { Engine } from './context';
+import { relayOnce, type RelayCursor } from './relay';
+import { detectStalls, sweepRuns } from './sweep';
+
+/** A started orchestrator. */
+export interface RunningOrchestrator {
+  /** Runs one pass now (tests, and the CLI before it waits). */
+  tick(): Promise<void>;
+  /** Stops after the pass in progress. */
+  close(): Promise<void>;
+}
+
+/** Starts the orchestrator loop on `engine`. */
+export function startOrchestrator(engine: Engine): RunningOrchestrator {
+  let cursor: RelayCursor | undefined;
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<void> = Promise.resolve();
+  let lastProblem = '';
+  let relayedAt = 0;
+  let vacuumedAt = Date.now();
+  let analyzedAt = 0;
+
+  const pass = async () => {
+    try {
+      // The relay is a safety net for rare losses: once per `relayAfterMs` is enough, and it spares
+      // re-reading a long backlog of waiting messages every tick.
+      if (Date.now() - relayedAt >= Math.max(engine.config.relayAfterMs, engine.config.tickMs)) {
+        relayedAt = Date.now();
+        cursor = (await relayOnce(engine, cursor)).next;
+      }
+      await sweepRuns(engine);
+      const { vacuumEveryMs, analyzeEveryMs } = engine.config;
+      if (vacuumEveryMs > 0 && Date.now() - vacuumedAt >= vacuumEveryMs) {
+        vacuumedAt = analyzedAt = Date.now();
+        await engine.db.execute(sql`vacuum (analyze) messages, joins, join_parts, runs`);
+      } else if (analyzeEveryMs > 0 && Date.now() - analyzedAt >= analyzeEveryMs) {
+        analyzedAt = Date.now();
+        await engine.db.execute(sql`analyze messages, joins, join_parts, runs`);
+      }
+      const stalled = await detectStalls(engine);
+      if (stalled.length > 0) engine.log.warn('runs stalled', { runs: stalled });
+      lastProblem = '';
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      // Log a persisting problem (Redis or the database down) once, not every second.
+      if (message !== lastProblem) engine.log.error('orchestrator pass failed', { error: message });
+      lastProblem = message;
+    }
+  };
+  const loop = () => {
+    if (stopped) return;
+    current = pass().finally(() => {
+      if (!stopped) timer = setTimeout(loop, engine.config.tickMs);
+    });
+  };
+  timer = setTimeout(loop, 0);
+
+  return {
+    tick: async () => {
+      await current;
+      current = pass();
+      await current;
+    },
+    async close() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,67 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { processBatch } from '../process/batch';
+import { getRun } from '../runs/get-run';
+import { startRun } from '../runs/start-run';
+import { waitForRun } from '../runs/wait-run';
+import { startInProcess } from './in-process';
+import { relayOnce } from './relay';
+
+describe('outbox relay and redelivery', () => {
+  let world: TestWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+
+  it('re-adds a job Redis lost, with the same id, and the run then completes', async () => {
+    world = await openWorld('postgres', { relayAfterMs: 0 });
+    const { engine } = world;
+    const meshId = await saveOrThrow(world, WORD_SPLIT);
+    const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'lost and found\n' } });
+    await engine.queue('default').remove(messageId);
+    expect(await engine.queue('default').getJob(messageId)).toBeUndefined();
+    const report = await relayOnce(engine, undefined);
+    expect(report).toMatchObject({ checked: 1, requeued: 1, lost: 0 });
+    expect((await engine.queue('default').getJob(messageId))?.id).toBe(messageId);
+    // A second pass finds the job there and leaves it alone.
+    expect((await relayOnce(engine, undefined)).requeued).toBe(0);
+    const runtime = startInProcess(engine);
+    const view = await waitForRun(engine.db, runId, { timeoutMs: 30_000 });
+    await runtime.close();
+    expect(view.status).toBe('done');
+    expect(view.output).toEqual({ text: 'lost and found\n' });
+  });
+
+  it('declares a message lost after too many re-adds and fails the run with message_lost', async () => {
+    world = await openWorld('postgres', { relayAfterMs: 0, maxRequeues: 2 });
+    const { engine } = world;
+    const meshId = await saveOrThrow(world, WORD_SPLIT);
+    const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'gone' } });
+    for (let i = 0; i < 2; i++) {
+      await engine.queue('default').remove(messageId);
+      expect((await relayOnce(engine, undefined)).requeued).toBe(1);
+    }
+    await engine.queue('default').remove(messageId);
+    expect((await relayOnce(engine, undefined)).lost).toBe(1);
+    const view = await getRun(engine.db, runId);
+    expect(view).toMatchObject({ status: 'failed', cause: 'message_lost', causeMember: 'pages' });
+    expect(view?.counts.lost).toBe(1);
+  });
+
+  it('acknowledges a redelivered message without doing its work twice', async () => {
+    world = await openWorld('postgres');
+    const { engine } = world;
+    const meshId = await saveOrThrow(world, WORD_SPLIT);
+    const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'one two\nthree' } });
+    const delivery = { messageId, runId, member: 'pages' };
+    // The same message twice in one batch, then again after it is done (a redelivery after a crash).
+    const first = await processBatch(engine, [delivery, delivery]);
+    expect(first.get(messageId)).toEqual({ ok: true });
+    const count = async () => (await getRun(engine.db, runId))?.counts;
+    const after = await count();
+    expect(after).toMatchObject({ published: 2, done: 1, pending: 1, delivered: 1 });
+    await processBatch(engine, [delivery]);
+    expect(await count()).toEqual(after);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * The outbox relay and reconciler. Message rows are the outbox: a pending (or running) row whose
+ * job Redis no longer has is re-added with the same id; one whose job BullMQ gave up on is
+ * dead-lettered; one re-added too often and still missing is declared lost, failing its run.
+ * Existence is checked for the whole page in one Redis pipeline.
+ */
+import { sql } from 'drizzle-orm';
+import { enqueue, jobKey, queueName } from '../bus/queues';
+import { deadLetter } from '../process/dead-letter';
+import { failRun } from '../runs/finalize';
+import { rows, textArray } from '../sql';
+import type { Engine } from './context';
+
+/** Where the last page ended; the walk wraps around when it reaches the newest row. */
+export interface RelayCursor {
+  createdAt: string;
+  id: string;
+}
+
+interface Candidate {
+  id: string;
+  run_id: string;
+  member: string;
+  pool: string;
+  status: string;
+  requeues: number;
+  created_at: string;
+}
+
+/** What one pass did. */
+export interface RelayReport {
+  checked: number;
+  requeued: number;
+  lost: number;
+  dead: number;
+  next: RelayCursor | undefined;
+}
+
+const PAGE = 2000;
+
+/** Checks one page of open messages older than `relayAfterMs` and repairs what is missing. */
+export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined): Promise<RelayReport> {
+  const after = cursor ?? { createdAt: '-infinity', id: '' };
+  const ageSeconds = engine.config.relayAfterMs / 1000;
+  const page = await rows<Candidate>(
+    engine.db,
+    sql`select id, run_id, member, pool, status, requeues, created_at::text as created_at
+          from messages
+         where status in ('pending', 'running')
+           and created_at < now() - make_interval(secs => ${ageSeconds})
+           and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})
+         order by created_at, id
+         limit ${PAGE}`,
+  );
+  const report: RelayReport = { checked: page.length, requeued: 0, lost: 0, dead: 0, next: undefined };
+  const lastRow = page[page.length - 1];
+  if (page.length === PAGE && lastRow) report.next = { createdAt: lastRow.created_at, id: lastRow.id };
+  if (page.length === 0) return report;
+
+  const { prefix } = engine.config;
+  const pipe = engine.redis.pipeline();
+  for (const m of page) {
+    pipe.exists(jobKey(prefix, m.pool, m.id));
+    pipe.zscore(`${prefix}:${queueName(m.pool)}:failed`, m.id);
+  }
+  const answers = (await pipe.exec()) ?? [];
+  const missing: Candidate[] = [];
+  for (const [i, m] of page.entries()) {
+    const [existsErr, exists] = answers[2 * i] ?? [];
+    const [, failedScore] = answers[2 * i + 1] ?? [];
+    if (existsErr) continue;
+    if (exists === 1 && failedScore !== null && failedScore !== undefined) {
+      const detail = new Error('its job failed in the queue (the worker handling it stopped more than twice)');
+      if (await deadLetter(engine, m.id, detail)) report.dead++;
+    } else if (exists === 0) {
+      missing.push(m);
+    }
+  }
+  await repairMissing(engine, missing, report);
+  return report;
+}
+
+async function repairMissing(engine: Engine, missing: Candidate[], report: RelayReport): Promise<void> {
+  const lost = missing.filter((m) => m.requeues >= engine.config.maxRequeues);
+  const retry = missing.filter((m) => m.requeues < engine.config.maxRequeues);
+  if (retry.length > 0) {
+    const again = await rows<{ id: string }>(
+      engine.db,
+      sql`update messages set requeues = requeues + 1, status = 'pending'
+           where id = any(${textArray(retry.map((m) => m.id))})
+             and status in ('pending', 'running')
+       returning id`,
+    );
+    const ids = new Set(again.map((r) => r.id));
+    const items = retry.filter((m) => ids.has(m.id));
+    await enqueue(engine, items.map((m) => ({ pool: m.pool, runId: m.run_id, messageId: m.id, member: m.member })));
+    report.requeued += items.length;
+    if (items.length > 0) engine.log.warn('re-added missing jobs', { count: items.length });
+  }
+  for (const m of lost) {
+    const ended = await engine.db.transaction(async (tx) => {
+      const marked = await rows<{ id: string }>(
+        tx,
+        sql`update messages set status = 'lost', finished_at = now(),
+                   error = ${`its job kept disappearing from the queue (re-added ${m.requeues} times)`}
+             where id = ${m.id} and status in ('pending', 'running') returning id`,
+      );
+      if (marked.length === 0) return false;
+      await failRun(tx, m.run_id, {
+        cause: 'message_lost',
+        member: m.member,
+        detail: `a message vanished from the queue ${m.requeues} times and was given up`,
+      });
+      return true;
+    });
+    if (ended) report.lost++;
+  }
+}

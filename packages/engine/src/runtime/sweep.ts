@@ -1,0 +1,38 @@
+/** Periodic run checks: finishing runs the workers did not finish, and flagging stalled ones. */
+import { sql } from 'drizzle-orm';
+import { causeSentence } from '@trellis/mesh/causes';
+import { finalizeRuns } from '../runs/finalize';
+import { rows } from '../sql';
+import type { Engine } from './context';
+
+/**
+ * Ends running runs whose messages are all done, covering races between workers' own post-commit
+ * checks. (Failing needs no sweep: a message is dead-lettered or declared lost in the same
+ * transaction that fails its run.) Checks at most 500 runs per pass, oldest first.
+ * @returns how many runs it ended.
+ */
+export async function sweepRuns(engine: Engine): Promise<number> {
+  const open = await rows<{ id: string }>(
+    engine.db,
+    sql`select id from runs where status in ('running', 'stalled') order by created_at limit 500`,
+  );
+  return (await finalizeRuns(engine.db, open.map((r) => r.id))).length;
+}
+
+/**
+ * Flags running runs where nothing moved for `stallAfterMs` as `stalled` (cause `stalled`).
+ * Parked work waits on purpose and is not a stall. A stalled run that moves again runs on.
+ */
+export async function detectStalls(engine: Engine): Promise<string[]> {
+  const seconds = Math.round(engine.config.stallAfterMs / 1000);
+  const sentence = causeSentence({ cause: 'stalled', detail: `nothing moved for ${seconds} s; check that workers are running for every pool` });
+  const flagged = await rows<{ id: string }>(
+    engine.db,
+    sql`update runs set status = 'stalled', cause = 'stalled', cause_member = null, cause_message = ${sentence}
+         where status = 'running'
+           and moved_at < now() - make_interval(secs => ${engine.config.stallAfterMs / 1000})
+           and not exists (select 1 from messages m where m.run_id = runs.id and m.status = 'parked')
+     returning id`,
+  );
+  return flagged.map((r) => r.id);
+}

@@ -1,0 +1,85 @@
+/**
+ * A worker for one pool: a BullMQ Worker whose processor hands each delivered message to the
+ * batcher, then turns the outcome into BullMQ's language (return = ack, throw = retry,
+ * UnrecoverableError = no more attempts).
+ */
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { Redis } from 'ioredis';
+import { MessageJobSchema, queueName } from '../bus/queues';
+import { Batcher } from '../process/batcher';
+import { processBatch } from '../process/batch';
+import type { Delivery } from '../process/claim';
+import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
+import type { Outcome } from '../process/types';
+import type { Engine } from './context';
+
+/** Options for {@link startWorker}. */
+export interface WorkerOptions {
+  /** The pool (queue) to serve; `default` when absent. */
+  pool?: string;
+  /** Jobs held at once (default 64); they are processed in batches of up to this many. */
+  concurrency?: number;
+}
+
+/** A started worker. */
+export interface RunningWorker {
+  readonly pool: string;
+  /** Finishes the jobs in hand, then disconnects. */
+  close(): Promise<void>;
+}
+
+// Lock tuning, deliberately:
+// - lockDuration 30 s: how long a job stays claimed without renewal; BullMQ renews at half of it,
+//   so a busy but healthy worker never loses a lock, and a dead one frees its jobs within ~30 s.
+// - stalledInterval 15 s: check for lapsed locks twice per lock period, so a dead worker's job is
+//   handed to another (same id) within about 45 s at worst.
+// - maxStalledCount 2: a job whose worker dies twice is likely killing workers (memory, a crash);
+//   it is failed rather than passed around forever, and the reconciler dead-letters its message.
+const LOCK_DURATION_MS = 30_000;
+const STALLED_INTERVAL_MS = 15_000;
+const MAX_STALLED_COUNT = 2;
+
+/** Starts a worker on `engine` for one pool. */
+export function startWorker(engine: Engine, options: WorkerOptions = {}): RunningWorker {
+  const pool = options.pool ?? 'default';
+  const concurrency = options.concurrency ?? 64;
+  const batcher = new Batcher<Delivery, Outcome>((items) => processBatch(engine, items), {
+    maxBatch: Math.max(concurrency, 1),
+    maxInFlight: engine.config.batchesInFlight,
+  });
+  const connection = new Redis(engine.redisUrl, { maxRetriesPerRequest: null });
+  connection.on('error', () => undefined); // the Worker reports connection trouble through its own 'error'
+  const worker = new Worker(queueName(pool), (job: Job) => handle(engine, batcher, job), {
+    connection,
+    prefix: engine.config.prefix,
+    concurrency,
+    lockDuration: LOCK_DURATION_MS,
+    stalledInterval: STALLED_INTERVAL_MS,
+    maxStalledCount: MAX_STALLED_COUNT,
+  });
+  worker.on('error', (err) => engine.log.error('worker error', { pool, error: err.message }));
+  worker.on('failed', (job, err) => engine.log.info('delivery failed', { pool, job: job?.id, error: err.message }));
+  return {
+    pool,
+    async close() {
+      await worker.close();
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
+
+async function handle(engine: Engine, batcher: Batcher<Delivery, Outcome>, job: Job): Promise<void> {
+  const parsed = MessageJobSchema.safeParse(job.data);
+  if (!parsed.success) throw new UnrecoverableError(`job ${job.id ?? '?'} has an unreadable payload`);
+  const { messageId, runId } = parsed.data;
+  const outcome = await batcher.submit(messageId, { messageId, runId, member: job.name });
+  if (outcome.ok) return;
+  const err = outcome.error;
+  const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+  if (lastAttempt || !isRetryable(err)) {
+    await deadLetter(engine, messageId, err);
+    throw new UnrecoverableError(err.message);
+  }
+  await releaseForRetry(engine, messageId, err);
+  throw err;
+}

@@ -1,0 +1,53 @@
+/** Raw SQL helpers shared by the hot paths. */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '@trellis/db/client';
+
+/** A database or an open transaction: both run queries the same way. */
+export type Queryable = Pick<Db, 'execute'>;
+
+/**
+ * Runs `query` and returns its rows typed as `T` (both drivers put them on `.rows`).
+ * The caller vouches for `T`: it must match the query's select list.
+ */
+export async function rows<T>(db: Queryable, query: SQL): Promise<T[]> {
+  const result: unknown = await db.execute(query);
+  return (result as { rows: T[] }).rows;
+}
+
+/** Postgres error codes worth a retry of the whole transaction. */
+const RETRYABLE = new Set(['40001', '40P01']);
+
+/** True for a serialization failure or deadlock, which a retry of the transaction resolves. */
+export function isRetryableTxError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && RETRYABLE.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * A Postgres `text[]` parameter for `= any(...)`, written as an array literal so both drivers send it
+ * as one plain text value. `= any($1::text[])` is planned as index probes, where
+ * `in (select json_array_elements_text(...))` can become a hash join over the whole table.
+ */
+export function textArray(values: readonly string[]): SQL {
+  const literal = `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+  return sql`${literal}::text[]`;
+}
+
+const CONNECTION_CODES = new Set(['57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', 'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT']);
+
+/**
+ * True when the database connection blinked (server restart, dropped socket): the pool hands out
+ * a fresh connection, so retrying the transaction in place can succeed.
+ */
+export function isConnectionError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && CONNECTION_CODES.has(code)) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && /Connection terminated|connection (is )?closed|not queryable|connection error/i.test(message)) return true;
+  }
+  return false;
+}

@@ -1,0 +1,90 @@
+// Shared helpers for the two top-level commands (`npm start`, `npm test`): dependency-free on purpose,
+// because they run before `npm install` has happened on a fresh clone.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root. */
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Prints a step heading. */
+export function step(text) {
+  console.log(`\n\u25b8 ${text}`);
+}
+
+/** Runs a command in the foreground; exits the process with its code when it fails. */
+export function run(cmd, args, options = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root, ...options });
+  if (r.status !== 0) {
+    console.error(`\u2717 ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
+    process.exit(r.status ?? 1);
+  }
+}
+
+/** Installs the workspace dependencies when node_modules is missing or older than package-lock.json. */
+export function ensureInstalled() {
+  const marker = path.join(root, 'node_modules', '.package-lock.json');
+  const lock = path.join(root, 'package-lock.json');
+  if (existsSync(marker) && statSync(marker).mtimeMs >= statSync(lock).mtimeMs) return;
+  step('Installing dependencies (npm ci)');
+  run('npm', ['ci', '--no-audit', '--no-fund']);
+}
+
+/** Resolves true when a TCP connection to host:port opens within `ms` milliseconds. */
+export function portOpen(host, port, ms = 1000) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(ms, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+/** True when `cmd` is on the PATH. */
+export function has(cmd) {
+  return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
+}
+
+/** Parses host and port from a redis:// URL (default 127.0.0.1:6379). */
+export function redisTarget(url) {
+  const u = new URL(url ?? 'redis://127.0.0.1:6379');
+  return { host: u.hostname || '127.0.0.1', port: Number(u.port || 6379) };
+}
+
+/**
+ * Makes sure Redis answers at REDIS_URL; starts a local `redis-server` when none answers and one is
+ * installed. Exits with a clear message otherwise.
+ */
+export async function ensureRedis({ persist }) {
+  const { host, port } = redisTarget(process.env.REDIS_URL);
+  if (await portOpen(host, port)) return;
+  const local = host === '127.0.0.1' || host === 'localhost';
+  if (local && has('redis-server')) {
+    step(`Starting redis-server on ${host}:${port}`);
+    const args = ['--daemonize', 'yes', '--bind', '127.0.0.1', '--port', String(port)];
+    if (persist) {
+      const dir = path.join(root, '.data', 'redis');
+      run('mkdir', ['-p', dir]);
+      args.push('--dir', dir, '--appendonly', 'yes', '--maxmemory-policy', 'noeviction');
+    } else args.push('--save', '', '--appendonly', 'no');
+    run('redis-server', args);
+    for (let i = 0; i < 50 && !(await portOpen(host, port)); i++) await new Promise((r) => setTimeout(r, 100));
+    if (await portOpen(host, port)) return;
+  }
+  console.error(
+    `\u2717 Redis is not reachable at ${host}:${port}. Set REDIS_URL to a running Redis, ` +
+      'or install one (Debian: apt-get install redis-server; Docker: docker compose -f docker/compose.yml up redis).',
+  );
+  process.exit(2);
+}
+
+/** Spawns a long-running child with inherited output; returns it. */
+export function launch(cmd, args, env, cwd = root) {
+  return spawn(cmd, args, { stdio: 'inherit', cwd, env: { ...process.env, ...env } });
+}

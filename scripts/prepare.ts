@@ -1,0 +1,33 @@
+// One-shot set-up before the processes start: applies the committed migrations, creates the first
+// admin from TRELLIS_ADMIN_EMAIL / TRELLIS_ADMIN_PASSWORD and seeds the example meshes. Idempotent.
+// Run alone so that several processes never migrate the same database at once.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDb } from '@trellis/db/client';
+import { loadEngineEnv } from '@trellis/engine/env';
+import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
+import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+try {
+  const env = loadEngineEnv();
+  const handle = await openDb({ url: env.databaseUrl, dataDir: env.dataDir });
+  try {
+    await handle.migrate();
+    const admin = await ensureAdmin(handle.db, {
+      email: process.env.TRELLIS_ADMIN_EMAIL,
+      password: process.env.TRELLIS_ADMIN_PASSWORD,
+    });
+    if (admin.created) console.log(`created the first admin: ${admin.email}`);
+    const report = await seedExampleMeshes(handle.db, path.join(root, 'examples', 'meshes'));
+    if (report.seeded.length) console.log(`seeded example meshes: ${report.seeded.join(', ')}`);
+    for (const r of report.refused) console.error(`example ${r.file} refused: ${r.message}`);
+    console.log(`database ready (${handle.kind === 'pglite' ? 'embedded PGlite in ' + env.dataDir : 'postgres'})`);
+  } finally {
+    await handle.close();
+  }
+} catch (err) {
+  console.error(`\u2717 ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(2);
+}

@@ -1,0 +1,64 @@
+// `npm start`: installs, builds, migrates, seeds the example meshes and starts Trellis
+// (web + orchestrator + worker). Embedded PGlite under .data/ unless DATABASE_URL is set.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ensureInstalled, ensureRedis, launch, root, run, step } from './lib.mjs';
+
+process.env.NEXT_TELEMETRY_DISABLED = '1';
+ensureInstalled();
+await ensureRedis({ persist: true });
+
+const dataDir = path.join(root, '.data');
+mkdirSync(dataDir, { recursive: true });
+const secretFile = path.join(dataDir, 'nextauth-secret');
+if (!process.env.NEXTAUTH_SECRET) {
+  if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
+  process.env.NEXTAUTH_SECRET = readFileSync(secretFile, 'utf8').trim();
+}
+const port = process.env.PORT ?? '3000';
+process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
+process.env.TRELLIS_ADMIN_EMAIL ??= 'admin@trellis.local';
+const defaultPassword = !process.env.TRELLIS_ADMIN_PASSWORD;
+process.env.TRELLIS_ADMIN_PASSWORD ??= 'trellis-admin';
+
+step('Building the web app');
+run('npx', ['turbo', 'run', 'build', '--filter=@trellis/web', '--output-logs=errors-only']);
+
+step('Migrating the database and seeding the example meshes');
+run('npx', ['tsx', 'scripts/prepare.ts']);
+
+const external = Boolean(process.env.DATABASE_URL);
+const children = [];
+if (external) {
+  // Postgres: the orchestrator and a worker pool run as their own processes.
+  children.push(launch('npx', ['tsx', 'workers/orchestrator/src/main.ts'], {}));
+  children.push(launch('npx', ['tsx', 'workers/worker/src/main.ts'], {}));
+}
+// Embedded PGlite is single-process, so the web server hosts the orchestrator and worker itself.
+children.push(
+  launch(
+    'npx',
+    ['next', 'start', '-p', port],
+    { TRELLIS_ENGINE: external ? 'external' : 'in-process', TRELLIS_ROOT: root },
+    path.join(root, 'apps', 'web'),
+  ),
+);
+
+console.log(`\nTrellis is starting on http://localhost:${port}`);
+console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (defaultPassword ? ' with password trellis-admin (set TRELLIS_ADMIN_PASSWORD to choose your own)' : ''));
+
+const stop = () => {
+  for (const c of children) c.kill('SIGTERM');
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
+for (const c of children) {
+  c.on('exit', (code) => {
+    if (code && code !== 0) {
+      console.error(`\u2717 a Trellis process exited with code ${code}; stopping the others`);
+      stop();
+      process.exitCode = code;
+    }
+  });
+}

@@ -1,0 +1,26 @@
+/**
+ * The orchestrator process on Postgres (DATABASE_URL) and Redis (REDIS_URL): outbox relay,
+ * finalizer sweep and stall detector. Several may run; each step is idempotent. Stops on SIGTERM.
+ */
+import { stderrLogger } from '@trellis/engine/log';
+import { describeError } from '@trellis/engine/errors';
+import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
+import { startOrchestrator } from '@trellis/engine/runtime/orchestrator';
+import { loadOrchestratorEnv } from './env';
+
+try {
+  const env = loadOrchestratorEnv();
+  if (!env.databaseUrl) throw new Error('set DATABASE_URL: the orchestrator shares Postgres with the workers');
+  const log = stderrLogger(env.verbose);
+  const booted = await boot(env, { log });
+  const orchestrator = startOrchestrator(booted.engine);
+  log.warn('orchestrator started');
+  closeOnSignal(async () => {
+    await orchestrator.close();
+    await booted.close();
+  }, log);
+} catch (err) {
+  const view = describeError(err);
+  process.stderr.write(`trellis orchestrator: ${view.code === 'internal' && err instanceof Error ? err.message : view.message}\n`);
+  process.exit(2);
+}
