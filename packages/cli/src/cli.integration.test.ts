@@ -27,7 +27,7 @@ describe('trellis validate', () => {
     expect(JSON.parse(r.stdout)).toEqual({ valid: true, findings: [] });
   });
 
-  it('exits 1 with findings, 2 for a file that is not JSON or missing', () => {
+  it('exits 1 with findings (also for a file that is not JSON or not trellis.mesh/v1), 2 for an unreadable file', () => {
     const noHead = join(work, 'no-head.json');
     writeFileSync(noHead, JSON.stringify({ format: 'trellis.mesh/v1', name: 'x', members: [{ id: 'a', kind: 'agent', model: 'demo' }], channels: [] }));
     const r = trellis(['validate', noHead, '--json']);
@@ -35,7 +35,12 @@ describe('trellis validate', () => {
     expect((JSON.parse(r.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code)).toContain('head_missing');
     const notJson = join(work, 'bad.json');
     writeFileSync(notJson, '{ nope');
-    expect(trellis(['validate', notJson]).code).toBe(2);
+    const r2 = trellis(['validate', notJson, '--json']);
+    expect(r2.code).toBe(1);
+    expect((JSON.parse(r2.stdout) as { findings: { code: string }[] }).findings.map((f) => f.code)).toEqual(['not_json']);
+    const v2 = join(work, 'v2.json');
+    writeFileSync(v2, JSON.stringify({ format: 'trellis.mesh/v2', name: 'x', members: [], channels: [] }));
+    expect(trellis(['validate', v2]).code).toBe(1);
     const missing = trellis(['validate', join(work, 'absent.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read mesh file .*absent\.json: no such file/);

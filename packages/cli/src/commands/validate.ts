@@ -1,4 +1,7 @@
-/** `trellis validate <mesh.json> [--json]`: exit 0 valid, 1 findings, 2 unreadable. */
+/**
+ * `trellis validate <mesh.json> [--json]`: exit 0 valid, 1 findings (not JSON, not trellis.mesh/v1 or invalid),
+ * 2 when the file cannot be read.
+ */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hasErrors, type Finding } from '@trellis/mesh/findings';
@@ -16,7 +19,6 @@ export async function validateCommand(file: string, opts: { json?: boolean }): P
   const valid = parsed.ok && !hasErrors(findings);
   if (opts.json) process.stdout.write(`${JSON.stringify({ valid, findings })}\n`);
   else printFindings(file, valid, findings);
-  if (!parsed.ok && findings.some((f) => f.code === 'not_json')) return EXIT.usage;
   return valid ? EXIT.ok : EXIT.failed;
 }
 

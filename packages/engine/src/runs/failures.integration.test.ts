@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
-import { InputRejectedError, RedisUnreachableError } from '../errors';
+import { InputRejectedError, MeshInvalidError, RedisUnreachableError } from '../errors';
 import { assertRedis } from '../runtime/context';
 import { startInProcess } from '../runtime/in-process';
 import { rows } from '../sql';
@@ -34,6 +34,14 @@ describe('failures', () => {
     const { runId } = await startRun(world.engine, { meshId, input });
     return waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
   }
+
+  it('refuses to start a mesh with no head with the head_missing finding, not a compile error', async () => {
+    world = await openWorld('postgres');
+    const meshId = await saveOrThrow(world, mesh([{ id: 'lonely', kind: 'workflow', steps: [{ type: 'pass' }] }]));
+    const refusal = await startRun(world.engine, { meshId, input: { text: 'x' } }).catch((err: unknown) => err);
+    expect(refusal).toBeInstanceOf(MeshInvalidError);
+    expect((refusal as MeshInvalidError).findings.map((f) => f.code)).toContain('head_missing');
+  });
 
   it('dead-letters a failing step and fails the run with step_code_failed', async () => {
     const def = mesh(

@@ -10,7 +10,7 @@ import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../erro
 import { causeSentence } from '@trellis/mesh/causes';
 import { headMessageId, uuidv7 } from '../ids';
 import { loadPlan, poolOf } from '../exec/plan';
-import { nestedResolver } from '../meshes/definition';
+import { loadVersion, nestedResolver } from '../meshes/definition';
 import type { Engine } from '../runtime/context';
 import { inputPayload, type RunInput } from './input';
 
@@ -36,9 +36,13 @@ export async function startRun(engine: Engine, input: StartRunInput): Promise<{ 
   const [mesh] = await db.select().from(meshes).where(where);
   if (!mesh) throw new MeshNotFoundError(input.meshId ?? input.meshName ?? '(none given)');
   const version = input.version ?? mesh.latestVersion;
-  const plan = await loadPlan(engine, mesh.id, version);
-  const findings = validateMesh(plan.mesh, await nestedResolver(db, plan.mesh));
+  // Validate before compiling the plan: compiling assumes a valid mesh, and a person must see the
+  // findings (head_missing, loop, …), not a compile error.
+  const definition = await loadVersion(db, mesh.id, version);
+  if (!definition) throw new MeshNotFoundError(`${mesh.name} version ${version}`);
+  const findings = validateMesh(definition, await nestedResolver(db, definition));
   if (hasErrors(findings)) throw new MeshInvalidError(findings);
+  const plan = await loadPlan(engine, mesh.id, version);
   const runId = uuidv7();
   let payload: Record<string, unknown>;
   try {
