@@ -38,6 +38,6 @@ run('npx', ['turbo', 'run', 'test', '--concurrency=1', '--output-logs=full']);
 
 step('End-to-end tests in Chromium');
 run('npx', ['turbo', 'run', 'build', '--filter=@trellis/web', '--output-logs=errors-only']);
-run('npm', ['run', 'test', '--workspace', '@trellis/e2e']);
+run('npm', ['run', 'e2e', '--workspace', '@trellis/e2e']);
 
 console.log(`\n\u2713 every test passed in ${Math.round((Date.now() - started) / 1000)} s`);

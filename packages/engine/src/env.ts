@@ -26,6 +26,11 @@ const EnvSchema = z.object({
   TRELLIS_ATTEMPTS: intFrom(3),
   TRELLIS_STALL_AFTER_SECONDS: intFrom(120),
   TRELLIS_CONCURRENCY: intFrom(200),
+  TRELLIS_LOCK_DURATION_MS: intFrom(30_000),
+  TRELLIS_STALLED_INTERVAL_MS: intFrom(15_000),
+  TRELLIS_MAX_STALLED_COUNT: intFrom(2),
+  // Test-only fault injection (see EngineConfig.crashAfterCommit); never set in production.
+  TRELLIS_TEST_CRASH_AFTER_COMMIT: z.enum(['0', '1']).default('0'),
 });
 
 /** Validated engine settings; see each field for its unit. */
@@ -45,6 +50,14 @@ export interface EngineEnv {
   stallAfterMs: number;
   /** Jobs a worker holds at once. */
   concurrency: number;
+  /** BullMQ lock (the claim) on a job, renewed at half of it while the job runs (see runtime/worker.ts). */
+  lockDurationMs: number;
+  /** How often each worker looks for jobs whose lock lapsed. */
+  stalledIntervalMs: number;
+  /** Lapses a job survives before BullMQ fails it (its message is then dead-lettered by the relay). */
+  maxStalledCount: number;
+  /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
+  crashAfterCommit: boolean;
   /**
    * The environment as given, for the variables agent providers name (`provider.apiKeyEnv`):
    * read when an agent runs, never stored or logged.
@@ -72,6 +85,10 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     attempts: e.TRELLIS_ATTEMPTS,
     stallAfterMs: e.TRELLIS_STALL_AFTER_SECONDS * 1000,
     concurrency: e.TRELLIS_CONCURRENCY,
+    lockDurationMs: e.TRELLIS_LOCK_DURATION_MS,
+    stalledIntervalMs: e.TRELLIS_STALLED_INTERVAL_MS,
+    maxStalledCount: e.TRELLIS_MAX_STALLED_COUNT,
+    crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     variables: env,
   };
 }

@@ -3,6 +3,7 @@
  * `trellis_t_<random>` created through the `postgres` database, or an in-memory PGlite), a BullMQ
  * prefix of its own, and cleanup of both.
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,8 @@ import { openDb, type DbHandle } from '@trellis/db/client';
 import { silentLogger } from '../src/log';
 import { createEngine, type Engine, type EngineConfig } from '../src/runtime/context';
 import { saveMesh } from '../src/meshes/save-mesh';
+import { sql } from 'drizzle-orm';
+import { rows, type Queryable } from '../src/sql';
 
 /** Postgres server for tests; a database is created on it per test. */
 export const PG_ADMIN_URL = process.env.TRELLIS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -106,4 +109,116 @@ export async function saveOrThrow(world: TestWorld, definition: unknown): Promis
   const saved = await saveMesh(world.engine.db, { definition });
   if (!saved.ok) throw new Error(`mesh refused: ${saved.message} ${JSON.stringify(saved.findings)}`);
   return saved.meshId;
+}
+
+/** A worker process started by a test (`tsx workers/worker/src/main.ts`). */
+export interface WorkerProcess {
+  readonly pid: number;
+  /** Resolves with the exit code (or the signal's name) when the process ends. */
+  readonly exited: Promise<number | string>;
+  /** Output on stderr so far, for failure messages. */
+  stderr(): string;
+  /** Sends a signal to this process only (SIGTERM when absent). */
+  signal(sig?: NodeJS.Signals): void;
+}
+
+const REPO_DIR = fileURLToPath(new URL('../../../', import.meta.url));
+const WORKER_MAIN = fileURLToPath(new URL('../../../workers/worker/src/main.ts', import.meta.url));
+
+/**
+ * Starts a worker process on the world's Postgres database and queue prefix; `env` adds or
+ * overrides settings (e.g. a short TRELLIS_LOCK_DURATION_MS). Resolves once it says it started.
+ */
+export async function spawnWorker(world: TestWorld, env: Record<string, string> = {}, redisUrl = REDIS_URL): Promise<WorkerProcess> {
+  if (!world.databaseName) throw new Error('worker processes need a Postgres world');
+  // `node --import tsx`, not the tsx wrapper: SIGKILL and SIGSTOP must reach the worker itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
+    cwd: REPO_DIR,
+    env: {
+      ...process.env,
+      DATABASE_URL: withDatabase(PG_ADMIN_URL, world.databaseName),
+      REDIS_URL: redisUrl,
+      TRELLIS_QUEUE_PREFIX: world.prefix,
+      TRELLIS_CONCURRENCY: '200',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let err = '';
+  let started: () => void = () => undefined;
+  const ready = new Promise<void>((r) => (started = r));
+  child.stderr.on('data', (b: Buffer) => {
+    err += b.toString();
+    if (err.includes('worker started')) started();
+  });
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig ?? -1)));
+  await Promise.race([
+    ready,
+    exited.then((c) => {
+      throw new Error(`worker exited (${c}) before starting: ${err}`);
+    }),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`worker did not start in 30 s: ${err}`)), 30_000)),
+  ]);
+  return {
+    pid: child.pid ?? -1,
+    exited,
+    stderr: () => err,
+    signal: (sig = 'SIGTERM') => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    },
+  };
+}
+
+/** Stops worker processes: SIGCONT (in case one is frozen), then SIGKILL, and waits for them to exit. */
+export async function stopWorkers(workers: readonly WorkerProcess[]): Promise<void> {
+  for (const w of workers) {
+    w.signal('SIGCONT');
+    w.signal('SIGKILL');
+  }
+  await Promise.all(workers.map((w) => w.exited));
+}
+
+/** How exactly a run went, from the database: every figure the chaos table prints. */
+export interface Exactness {
+  published: number;
+  delivered: number;
+  done: number;
+  /** Open, dead, lost or cancelled messages. */
+  notDone: number;
+  /** Join rows that fired more than once, i.e. more output messages than fired joins. */
+  duplicateJoins: number;
+  /** Joins not fired. */
+  unfiredJoins: number;
+}
+
+/** Reads {@link Exactness} for a run straight from the tables. */
+export async function exactness(db: Queryable, runId: string): Promise<Exactness> {
+  const [m] = await rows<{ published: number; delivered: number; done: number }>(
+    db,
+    sql`select count(*)::int as published, count(*) filter (where attempts > 0)::int as delivered,
+               count(*) filter (where status = 'done')::int as done
+          from messages where run_id = ${runId}`,
+  );
+  // A fired join publishes one output per outgoing channel, with ids derived from (member, key):
+  // more outputs than fired joins per (member, key) would be a join that fired twice.
+  const [j] = await rows<{ dup: number; unfired: number }>(
+    db,
+    sql`select coalesce(sum(greatest(o.n - 1, 0)), 0)::int as dup,
+               (select count(*)::int from joins where run_id = ${runId} and fired_at is null) as unfired
+          from (select j.member, j.key, count(distinct c.id) as n
+                  from joins j
+                  join join_parts p on p.run_id = j.run_id and p.member = j.member and p.key = j.key
+                  join messages c on c.parent_id = p.message_id and c.run_id = j.run_id
+                 where j.run_id = ${runId}
+                 group by j.member, j.key) o`,
+  );
+  const published = m?.published ?? 0;
+  return {
+    published,
+    delivered: m?.delivered ?? 0,
+    done: m?.done ?? 0,
+    notDone: published - (m?.done ?? 0),
+    duplicateJoins: j?.dup ?? 0,
+    unfiredJoins: j?.unfired ?? 0,
+  };
 }

@@ -87,6 +87,10 @@ async function commitWithRetry(
       continue;
     }
     for (const [id, error] of result.failed) outcomes.set(id, { ok: false, error });
+    if (engine.config.crashAfterCommit && result.children.length > 0) {
+      // Test-only fault: die between the commit (children are rows now) and adding their jobs.
+      process.kill(process.pid, 'SIGKILL');
+    }
     try {
       // After commit: the rows are the outbox. If Redis or the database blinks here, the relay
       // re-adds the children's jobs and the orchestrator's sweep ends the run.

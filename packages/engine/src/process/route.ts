@@ -1,15 +1,57 @@
 /** Turning a member's outputs into child messages on its outgoing channels. */
+import { channelName } from '@trellis/mesh/schema';
+import { StepError } from '../errors';
 import type { Item } from '../exec/frames';
 import type { Plan } from '../exec/plan';
 import type { ChildRow, Claimed } from './types';
+
+/** Per plan: member id → its own channels (name → receiving member), read from the mesh file itself. */
+const owned = new WeakMap<Plan, Map<string, Map<string, string>>>();
+
+function channelsOf(plan: Plan, member: string): ReadonlyMap<string, string> {
+  let byMember = owned.get(plan);
+  if (!byMember) {
+    byMember = new Map();
+    for (const ch of plan.mesh.channels) {
+      let mine = byMember.get(ch.from);
+      if (!mine) byMember.set(ch.from, (mine = new Map()));
+      mine.set(channelName(ch), ch.to);
+    }
+    owned.set(plan, byMember);
+  }
+  return byMember.get(member) ?? new Map();
+}
+
+/**
+ * The publish boundary's ownership check: a member may only publish on channels the mesh file
+ * gives it (`from` = the member), to the member that channel names. Routes are compiled from those
+ * channels, so this holds by construction; the check makes it hold by enforcement too (a corrupted
+ * plan cache, a future routing feature), before any row is written or any job added.
+ * @throws StepError `step_code_failed`, not retryable, naming the member and the channel.
+ */
+export function assertOwnsRoutes(plan: Plan, member: string, routes: readonly { channel: string; to: string }[]): void {
+  const mine = channelsOf(plan, member);
+  for (const r of routes) {
+    if (mine.get(r.channel) !== r.to) {
+      throw new StepError(
+        'step_code_failed',
+        member,
+        `member ${member} tried to publish on channel ${r.channel} to ${r.to}, which it does not own; refused before sending`,
+        false,
+      );
+    }
+  }
+}
 
 /**
  * One child per output and outgoing channel whose condition holds. A void skips conditions (there
  * is nothing to test) and goes on every channel, so the combines downstream still fire once.
  * `idFor(channel, index)` gives the deterministic id.
+ * @throws StepError when a route is not the member's own channel ({@link assertOwnsRoutes}).
  */
 export function routeItems(plan: Plan, msg: Claimed, items: readonly Item[], idFor: (channel: string, index: number) => string): ChildRow[] {
   const routes = plan.routes.get(msg.member) ?? [];
+  assertOwnsRoutes(plan, msg.member, routes);
   const children: ChildRow[] = [];
   items.forEach((item, index) => {
     for (const r of routes) {

@@ -3,7 +3,7 @@ import { openDb, type DbHandle } from '@trellis/db/client';
 import type { EngineEnv } from '../env';
 import type { Logger } from '../log';
 import { agentRunner } from './agent-runner';
-import { connectEngine, type Engine } from './context';
+import { connectEngine, warnOnRedisDurability, type Engine } from './context';
 
 /** An open database and engine, closed together. */
 export interface Booted {
@@ -28,6 +28,10 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       maxDepth: env.maxDepth,
       attempts: env.attempts,
       stallAfterMs: env.stallAfterMs,
+      lockDurationMs: env.lockDurationMs,
+      stalledIntervalMs: env.stalledIntervalMs,
+      maxStalledCount: env.maxStalledCount,
+      crashAfterCommit: env.crashAfterCommit,
       // The embedded database runs one statement at a time; more batches in flight only queue.
       // On Postgres two batches overlap one's Redis work with the other's transaction; more mostly
       // wait on each other's join rows (measured in docs/benchmarks.md).
@@ -38,6 +42,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       runAgent: agentRunner(env.variables),
       ...(options.log ? { log: options.log } : {}),
     });
+    await warnOnRedisDurability(engine);
     return {
       handle,
       engine,

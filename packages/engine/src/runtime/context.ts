@@ -47,6 +47,17 @@ export interface EngineConfig {
   analyzeEveryMs: number;
   /** Longest an agent member may run on one message before it fails with `timed_out` (default 300 000). */
   agentTimeoutMs: number;
+  /** BullMQ lock on a delivered job: the claim (default 30 000; see runtime/worker.ts for the tuning). */
+  lockDurationMs: number;
+  /** How often a worker checks for jobs whose lock lapsed (default 15 000). */
+  stalledIntervalMs: number;
+  /** Lock lapses a job survives before BullMQ fails it for good (default 2). */
+  maxStalledCount: number;
+  /**
+   * Test-only fault injection (default false): the process SIGKILLs itself right after its first
+   * commit, before the children's jobs are added, so tests can prove the outbox relay adds them.
+   */
+  crashAfterCommit: boolean;
 }
 
 /**
@@ -94,6 +105,10 @@ const DEFAULTS: EngineConfig = {
   agentTimeoutMs: 300_000,
   vacuumEveryMs: 0,
   analyzeEveryMs: 0,
+  lockDurationMs: 30_000,
+  stalledIntervalMs: 15_000,
+  maxStalledCount: 2,
+  crashAfterCommit: false,
 };
 
 /**
@@ -155,6 +170,50 @@ export async function assertRedis(redisUrl: string, timeoutMs = 3000): Promise<v
   } finally {
     probe.disconnect();
   }
+}
+
+/** What {@link checkRedisDurability} found. */
+export interface RedisDurability {
+  /** One plain sentence per setting that can lose queued work. */
+  warnings: string[];
+  /** False when CONFIG GET is disabled (managed Redis, renamed command): nothing could be checked. */
+  checked: boolean;
+}
+
+/**
+ * Reads the Redis settings that decide whether queued jobs survive: without `appendonly yes` a
+ * Redis restart forgets every job added since the last snapshot (the relay re-adds them, slowly,
+ * and a message re-added too often is declared lost); with a `maxmemory-policy` other than
+ * `noeviction` Redis may evict job keys under memory pressure. Never throws: a server where CONFIG
+ * is disabled is reported as unchecked.
+ */
+export async function checkRedisDurability(redis: Redis): Promise<RedisDurability> {
+  const read = async (name: string): Promise<string | undefined> => {
+    const got = (await redis.call('CONFIG', 'GET', name)) as unknown;
+    return Array.isArray(got) && typeof got[1] === 'string' ? got[1] : undefined;
+  };
+  try {
+    const warnings: string[] = [];
+    const aof = await read('appendonly');
+    if (aof !== undefined && aof !== 'yes') {
+      warnings.push(`Redis has appendonly ${aof}: a Redis restart loses queued jobs; set appendonly yes`);
+    }
+    const policy = await read('maxmemory-policy');
+    if (policy !== undefined && policy !== 'noeviction') {
+      warnings.push(`Redis has maxmemory-policy ${policy}: it may evict queued jobs; set maxmemory-policy noeviction`);
+    }
+    return { warnings, checked: true };
+  } catch {
+    return { warnings: [], checked: false };
+  }
+}
+
+/** Logs {@link checkRedisDurability}'s findings: a warning each, or a note that nothing could be checked. */
+export async function warnOnRedisDurability(engine: Engine): Promise<RedisDurability> {
+  const found = await checkRedisDurability(engine.redis);
+  for (const w of found.warnings) engine.log.warn(w);
+  if (!found.checked) engine.log.info('could not read Redis settings (CONFIG disabled); check appendonly and maxmemory-policy yourself');
+  return found;
 }
 
 /** Like {@link createEngine}, but checks Redis first. @throws RedisUnreachableError */

@@ -28,16 +28,19 @@ export interface RunningWorker {
   close(): Promise<void>;
 }
 
-// Lock tuning, deliberately:
+// Lock tuning, deliberately (engine config; TRELLIS_LOCK_DURATION_MS, TRELLIS_STALLED_INTERVAL_MS,
+// TRELLIS_MAX_STALLED_COUNT):
 // - lockDuration 30 s: how long a job stays claimed without renewal; BullMQ renews at half of it,
-//   so a busy but healthy worker never loses a lock, and a dead one frees its jobs within ~30 s.
+//   so a busy but healthy worker (a batch commit of a few hundred ms, a Postgres blink retried for
+//   up to ~2 s) never loses a lock, and a dead or frozen one frees its jobs within ~30 s. Shorter
+//   locks hand work back faster but risk a healthy worker under GC or CPU pressure losing a lock and
+//   doing the work twice (harmless: the message row makes it idempotent, but wasted).
 // - stalledInterval 15 s: check for lapsed locks twice per lock period, so a dead worker's job is
-//   handed to another (same id) within about 45 s at worst.
+//   handed to another (same id) within about lockDuration + stalledInterval = 45 s at worst.
 // - maxStalledCount 2: a job whose worker dies twice is likely killing workers (memory, a crash);
 //   it is failed rather than passed around forever, and the reconciler dead-letters its message.
-const LOCK_DURATION_MS = 30_000;
-const STALLED_INTERVAL_MS = 15_000;
-const MAX_STALLED_COUNT = 2;
+//   One is too few: one worker freeze (SIGSTOP, a VM pause) would already dead-letter innocent work.
+// Tests set a 2 s lock and a 1 s interval to see a lapse within seconds.
 
 /** Starts a worker on `engine` for one pool. */
 export function startWorker(engine: Engine, options: WorkerOptions = {}): RunningWorker {
@@ -53,9 +56,9 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
     connection,
     prefix: engine.config.prefix,
     concurrency,
-    lockDuration: LOCK_DURATION_MS,
-    stalledInterval: STALLED_INTERVAL_MS,
-    maxStalledCount: MAX_STALLED_COUNT,
+    lockDuration: engine.config.lockDurationMs,
+    stalledInterval: engine.config.stalledIntervalMs,
+    maxStalledCount: engine.config.maxStalledCount,
   });
   worker.on('error', (err) => engine.log.error('worker error', { pool, error: err.message }));
   worker.on('failed', (job, err) => engine.log.info('delivery failed', { pool, job: job?.id, error: err.message }));
