@@ -2,6 +2,8 @@
  * The engine's configuration, read once from the environment and validated with zod.
  * The only file in this package allowed to read `process.env` (lint enforces it).
  */
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 
@@ -21,7 +23,7 @@ const EnvSchema = z.object({
   TRELLIS_QUEUE_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, ".", "_" or "-"')
-    .default('trellis'),
+    .optional(),
   TRELLIS_MAX_DEPTH: intFrom(64),
   TRELLIS_ATTEMPTS: intFrom(3),
   TRELLIS_STALL_AFTER_SECONDS: intFrom(120),
@@ -40,7 +42,11 @@ export interface EngineEnv {
   /** PGlite data directory, `<repo>/.data/pglite` unless TRELLIS_DATA_DIR says otherwise. */
   dataDir: string;
   redisUrl: string;
-  /** BullMQ key prefix; tests use their own so queues never mix. */
+  /**
+   * BullMQ key prefix; tests use their own so queues never mix. Default: `trellis` on Postgres (every
+   * process of one installation shares it), `trellis-<8 hex of the data directory>` on the embedded
+   * database, so two checkouts sharing one Redis never take each other's jobs.
+   */
   queuePrefix: string;
   /** Deepest message allowed (hops from the head) before the run fails. */
   maxDepth: number;
@@ -76,11 +82,12 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     throw new Error(`invalid setting ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'unreadable'}`);
   }
   const e = parsed.data;
+  const dataDir = resolve(e.TRELLIS_DATA_DIR ?? fileURLToPath(new URL('../../../.data/pglite', import.meta.url)));
   return {
     databaseUrl: e.DATABASE_URL,
-    dataDir: e.TRELLIS_DATA_DIR ?? fileURLToPath(new URL('../../../.data/pglite', import.meta.url)),
+    dataDir,
     redisUrl: e.REDIS_URL,
-    queuePrefix: e.TRELLIS_QUEUE_PREFIX,
+    queuePrefix: e.TRELLIS_QUEUE_PREFIX ?? defaultPrefix(e.DATABASE_URL, dataDir),
     maxDepth: e.TRELLIS_MAX_DEPTH,
     attempts: e.TRELLIS_ATTEMPTS,
     stallAfterMs: e.TRELLIS_STALL_AFTER_SECONDS * 1000,
@@ -91,4 +98,10 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     variables: env,
   };
+}
+
+/** The default BullMQ prefix: shared on Postgres, per data directory on the embedded database. */
+function defaultPrefix(databaseUrl: string | undefined, dataDir: string): string {
+  if (databaseUrl) return 'trellis';
+  return `trellis-${createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;
 }
