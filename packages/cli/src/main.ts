@@ -46,7 +46,7 @@ program
 program
   .command('runs')
   .description('list recent runs')
-  .option('--status <status>', 'only runs in this status (running, done, failed, stalled)')
+  .option('--status <status>', 'only runs in this status (queued, running, done, failed, stalled)')
   .option('--limit <n>', 'how many (default 20)')
   .option('--json', 'print JSON')
   .action(action((opts: { status?: string; limit?: string; json?: boolean }) => runsCommand(opts)));

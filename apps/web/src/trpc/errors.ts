@@ -12,3 +12,8 @@ export function errorFindings(err: unknown): Finding[] {
   const findings = (err.data as { findings?: Finding[] } | undefined)?.findings;
   return Array.isArray(findings) ? findings : [];
 }
+
+/** True when the server answered that the thing asked for does not exist (HTTP 404). */
+export function isNotFound(err: unknown): boolean {
+  return err instanceof TRPCClientError && (err.data as { code?: string } | undefined)?.code === 'NOT_FOUND';
+}

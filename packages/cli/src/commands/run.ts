@@ -5,8 +5,11 @@
  * Exit 0 done, 1 failed/stalled/timed out/refused, 2 bad arguments or unreachable Redis/database.
  */
 import { writeFile } from 'node:fs/promises';
+import { hasErrors } from '@trellis/mesh/findings';
+import { validateMesh } from '@trellis/mesh/validate';
 import { InputRejectedError, MeshInvalidError } from '@trellis/engine/errors';
 import { loadPlan } from '@trellis/engine/exec/plan';
+import { loadVersion, nestedResolver } from '@trellis/engine/meshes/definition';
 import { saveMesh } from '@trellis/engine/meshes/save-mesh';
 import { startInProcess } from '@trellis/engine/runtime/in-process';
 import type { Engine } from '@trellis/engine/runtime/context';
@@ -43,15 +46,23 @@ export async function runCommand(meshFile: string, opts: RunOptions): Promise<nu
       printFindings(meshFile, false, saved.findings);
       throw new CliError(saved.message, EXIT.failed);
     }
+    // Check before compiling: a mesh with findings (no head, a loop, …) is refused with them, not a compile error.
+    const savedMesh = await loadVersion(engine.db, saved.meshId, saved.version);
+    const findings = savedMesh ? validateMesh(savedMesh, await nestedResolver(engine.db, savedMesh)) : [];
+    if (hasErrors(findings)) {
+      printFindings(meshFile, false, findings);
+      throw new CliError(`${meshFile} is not valid, so the run did not start`, EXIT.failed);
+    }
     const plan = await loadPlan(engine, saved.meshId, saved.version);
     // The embedded database belongs to this process alone, so nobody else can work the run.
     if (!env.databaseUrl || !(await workersPresent(engine, plan.pools))) {
       local = startInProcess(engine, { pools: plan.pools, concurrency: env.concurrency });
     }
-    const view = await start(engine, saved.meshId, saved.version, opts.input, bytes, timeoutSeconds);
-    if (opts.output && view.status === 'done') await writeOutput(opts.output, view.output);
+    const view = await start(engine, saved.meshId, saved.version, meshFile, opts.input, bytes, timeoutSeconds);
+    // The summary first, so the run id is shown even when the output file cannot be written.
     if (opts.json) process.stdout.write(`${JSON.stringify(summaryJson(view))}\n`);
     else printSummary(view);
+    if (opts.output && view.status === 'done') await writeOutput(opts.output, view.output);
     if (view.status === 'done') return EXIT.ok;
     if (!opts.json && view.status === 'running') process.stderr.write(`trellis: still running after ${timeoutSeconds} s\n`);
     return EXIT.failed;
@@ -61,7 +72,7 @@ export async function runCommand(meshFile: string, opts: RunOptions): Promise<nu
   }
 }
 
-async function start(engine: Engine, meshId: string, version: number, name: string, bytes: Uint8Array, timeoutSeconds: number): Promise<RunView> {
+async function start(engine: Engine, meshId: string, version: number, meshFile: string, name: string, bytes: Uint8Array, timeoutSeconds: number): Promise<RunView> {
   try {
     const { runId } = await startRun(engine, { meshId, version, input: { name, bytes } });
     return await waitForRun(engine.db, runId, { timeoutMs: timeoutSeconds * 1000 });
@@ -71,7 +82,7 @@ async function start(engine: Engine, meshId: string, version: number, name: stri
       if (view) return view;
     }
     if (err instanceof MeshInvalidError) {
-      printFindings(name, false, err.findings);
+      printFindings(meshFile, false, err.findings);
       throw new CliError(err.message, EXIT.failed);
     }
     throw err;

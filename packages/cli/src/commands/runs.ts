@@ -4,10 +4,15 @@ import { open, settings } from '../boot';
 import { CliError, EXIT } from '../fail';
 import { summaryJson } from '../summary';
 
+const STATUSES = ['queued', 'running', 'done', 'failed', 'stalled'];
+
 /** Lists runs, newest first. */
 export async function runsCommand(opts: { status?: string; limit?: string; json?: boolean }): Promise<number> {
   const limit = opts.limit === undefined ? 20 : Number(opts.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new CliError(`--limit must be a positive whole number, not ${opts.limit}`);
+  if (opts.status !== undefined && !STATUSES.includes(opts.status)) {
+    throw new CliError(`--status must be one of ${STATUSES.join(', ')}, not ${opts.status}`);
+  }
   const booted = await open(settings());
   try {
     const { items, total } = await listRuns(booted.engine.db, { ...(opts.status ? { status: opts.status } : {}), limit });

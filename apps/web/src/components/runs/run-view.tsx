@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { formatCount, formatDateTime, formatDuration } from '@/components/ui/format';
 import { StatusBadge } from '@/components/ui/status-badge';
-import { errorMessage } from '@/trpc/errors';
+import { Missing } from '@/components/ui/missing';
+import { errorMessage, isNotFound } from '@/trpc/errors';
 import { useTRPC } from '@/trpc/client';
 import { MessageTrail } from './message-trail';
 import { RunMesh } from './run-mesh';
@@ -16,6 +17,9 @@ export function RunView({ runId }: { runId: string }) {
   const run = useQuery(
     trpc.runs.get.queryOptions({ runId }, { refetchInterval: (q) => (q.state.data && ENDED.has(q.state.data.status) ? false : 1000) }),
   );
+  if (run.isError && isNotFound(run.error)) {
+    return <Missing title="No such run" detail="There is no run at this address. It may have been mistyped, or belong to another Trellis." href="/runs" linkText="Go to runs" testId="run-not-found" />;
+  }
   if (run.isError) return <p role="alert" className="m-6 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="run-error">{errorMessage(run.error)}</p>;
   if (!run.data) return <p className="m-6 text-sm text-slate-500">Loading the run…</p>;
   const r = run.data;
