@@ -2,6 +2,7 @@
 // (web + orchestrator + worker). Embedded PGlite under .data/ unless DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ensureInstalled, ensureRedis, launch, root, run, step } from './lib.mjs';
 
@@ -28,18 +29,23 @@ run('npx', ['turbo', 'run', 'build', '--filter=@trellis/web', '--output-logs=err
 step('Migrating the database and seeding the example meshes');
 run('npx', ['tsx', 'scripts/prepare.ts']);
 
+// Node runs each process itself (no npx wrapper in between), so SIGTERM reaches the real server and
+// the embedded database is released when Trellis stops.
+const requireFrom = createRequire(path.join(root, 'apps', 'web', 'package.json'));
+const nextCli = requireFrom.resolve('next/dist/bin/next');
+const tsxCli = createRequire(path.join(root, 'package.json')).resolve('tsx/cli');
 const external = Boolean(process.env.DATABASE_URL);
 const children = [];
 if (external) {
   // Postgres: the orchestrator and a worker pool run as their own processes.
-  children.push(launch('npx', ['tsx', 'workers/orchestrator/src/main.ts'], {}));
-  children.push(launch('npx', ['tsx', 'workers/worker/src/main.ts'], {}));
+  children.push(launch(process.execPath, [tsxCli, 'workers/orchestrator/src/main.ts'], {}));
+  children.push(launch(process.execPath, [tsxCli, 'workers/worker/src/main.ts'], {}));
 }
 // Embedded PGlite is single-process, so the web server hosts the orchestrator and worker itself.
 children.push(
   launch(
-    'npx',
-    ['next', 'start', '-p', port],
+    process.execPath,
+    [nextCli, 'start', '-p', port],
     { TRELLIS_ENGINE: external ? 'external' : 'in-process', TRELLIS_ROOT: root },
     path.join(root, 'apps', 'web'),
   ),
