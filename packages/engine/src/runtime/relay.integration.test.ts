@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
 import { processBatch } from '../process/batch';
@@ -47,6 +48,21 @@ describe('outbox relay and redelivery', () => {
     const view = await getRun(engine.db, runId);
     expect(view).toMatchObject({ status: 'failed', cause: 'message_lost', causeMember: 'pages' });
     expect(view?.counts.lost).toBe(1);
+  });
+
+  it('cancels the open messages of a failed run instead of re-adding or losing them', async () => {
+    world = await openWorld('postgres', { relayAfterMs: 0, maxRequeues: 0 });
+    const { engine } = world;
+    const meshId = await saveOrThrow(world, WORD_SPLIT);
+    const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'stopped' } });
+    await engine.db.execute(sql`update runs set status = 'failed', cause = 'step_code_failed' where id = ${runId}`);
+    await engine.queue('default').remove(messageId);
+    const report = await relayOnce(engine, undefined);
+    expect(report).toMatchObject({ checked: 0, requeued: 0, lost: 0 });
+    expect(await engine.queue('default').getJob(messageId)).toBeUndefined();
+    const view = await getRun(engine.db, runId);
+    expect(view).toMatchObject({ status: 'failed', cause: 'step_code_failed' });
+    expect(view?.counts).toMatchObject({ lost: 0, cancelled: 1, pending: 0 });
   });
 
   it('acknowledges a redelivered message without doing its work twice', async () => {

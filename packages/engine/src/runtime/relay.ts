@@ -29,6 +29,7 @@ interface Candidate {
 
 /** What one pass did. */
 export interface RelayReport {
+  /** Open messages looked at (those of ended runs are cancelled first and not counted). */
   checked: number;
   requeued: number;
   lost: number;
@@ -42,6 +43,13 @@ const PAGE = 2000;
 export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined): Promise<RelayReport> {
   const after = cursor ?? { createdAt: '-infinity', id: '' };
   const ageSeconds = engine.config.relayAfterMs / 1000;
+  // A run that has ended (failed, or done by the sweep) has no work left: its open messages are set
+  // aside as cancelled, so they are neither re-added nor declared lost and its counts stop moving.
+  await engine.db.execute(
+    sql`update messages m set status = 'cancelled', finished_at = now()
+          from runs r
+         where r.id = m.run_id and m.status in ('pending', 'running') and r.status in ('done', 'failed')`,
+  );
   const page = await rows<Candidate>(
     engine.db,
     sql`select id, run_id, member, pool, status, requeues, created_at::text as created_at
