@@ -3,9 +3,11 @@
  * `trellis_t_<random>` created through the `postgres` database, or an in-memory PGlite), a BullMQ
  * prefix of its own, and cleanup of both.
  */
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Redis } from 'ioredis';
@@ -52,8 +54,8 @@ export async function createTestDatabase(): Promise<{ name: string; url: string;
 }
 
 /** Deletes every key under a BullMQ prefix. */
-export async function dropPrefix(prefix: string): Promise<void> {
-  const r = new Redis(REDIS_URL);
+export async function dropPrefix(prefix: string, redisUrl = REDIS_URL): Promise<void> {
+  const r = new Redis(redisUrl);
   try {
     let cursor = '0';
     do {
@@ -77,14 +79,18 @@ export interface TestWorld {
 }
 
 /** Opens a fresh, migrated database of the given kind and an engine on its own queue prefix. */
-export async function openWorld(kind: 'postgres' | 'pglite', config: Partial<EngineConfig> = {}): Promise<TestWorld> {
+export async function openWorld(
+  kind: 'postgres' | 'pglite',
+  config: Partial<EngineConfig> = {},
+  redisUrl = REDIS_URL,
+): Promise<TestWorld> {
   const database = kind === 'postgres' ? await createTestDatabase() : undefined;
   const handle = await openDb(database ? { url: database.url } : { dataDir: 'memory://' });
   await handle.migrate();
   const prefix = `tt${randomBytes(5).toString('hex')}`;
   const engine = createEngine({
     db: handle.db,
-    redisUrl: REDIS_URL,
+    redisUrl,
     prefix,
     log: silentLogger,
     batchesInFlight: kind === 'pglite' ? 1 : 4,
@@ -99,7 +105,7 @@ export async function openWorld(kind: 'postgres' | 'pglite', config: Partial<Eng
       await engine.close();
       await handle.close();
       await database?.drop();
-      await dropPrefix(prefix);
+      await dropPrefix(prefix, redisUrl).catch(() => undefined);
     },
   };
 }
@@ -199,18 +205,19 @@ export async function exactness(db: Queryable, runId: string): Promise<Exactness
                count(*) filter (where status = 'done')::int as done
           from messages where run_id = ${runId}`,
   );
-  // A fired join publishes one output per outgoing channel, with ids derived from (member, key):
-  // more outputs than fired joins per (member, key) would be a join that fired twice.
+  // A fired join publishes one output per outgoing channel, from the part that completed it; more
+  // outputs from a combine member than fired joins × channels would be a join that fired twice.
   const [j] = await rows<{ dup: number; unfired: number }>(
     db,
-    sql`select coalesce(sum(greatest(o.n - 1, 0)), 0)::int as dup,
+    sql`with fired as (select member, count(*) filter (where fired_at is not null) as n
+                         from joins where run_id = ${runId} group by member),
+             outs as (select p.member, count(*) as n, count(distinct c.channel) as channels
+                        from messages c join messages p on p.id = c.parent_id
+                       where c.run_id = ${runId} and p.member in (select member from fired)
+                       group by p.member)
+        select coalesce(sum(greatest(o.n - f.n * o.channels, 0)), 0)::int as dup,
                (select count(*)::int from joins where run_id = ${runId} and fired_at is null) as unfired
-          from (select j.member, j.key, count(distinct c.id) as n
-                  from joins j
-                  join join_parts p on p.run_id = j.run_id and p.member = j.member and p.key = j.key
-                  join messages c on c.parent_id = p.message_id and c.run_id = j.run_id
-                 where j.run_id = ${runId}
-                 group by j.member, j.key) o`,
+          from outs o join fired f using (member)`,
   );
   const published = m?.published ?? 0;
   return {
@@ -220,5 +227,56 @@ export async function exactness(db: Queryable, runId: string): Promise<Exactness
     notDone: published - (m?.done ?? 0),
     duplicateJoins: j?.dup ?? 0,
     unfiredJoins: j?.unfired ?? 0,
+  };
+}
+
+/** A private redis-server a test starts (never the shared one), on its own port and directory. */
+export interface OwnRedis {
+  readonly url: string;
+  /** SIGKILLs the server (appendfsync always keeps every acknowledged write) and waits for it. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and directory (the AOF is replayed). */
+  restart(): Promise<void>;
+  /** Kills it and removes its directory. */
+  close(): Promise<void>;
+}
+
+/** Starts `redis-server --port <port> <args…>` in a fresh temporary directory and waits for PING. */
+export async function startOwnRedis(port: number, args: readonly string[] = []): Promise<OwnRedis> {
+  const dir = mkdtempSync(join(tmpdir(), 'trellis-redis-'));
+  const url = `redis://127.0.0.1:${port}`;
+  let proc: ChildProcess | undefined;
+  let exited: Promise<unknown> = Promise.resolve();
+  const start = async () => {
+    const p = spawn('redis-server', ['--port', String(port), '--dir', dir, '--save', '', ...args], { stdio: 'ignore' });
+    proc = p;
+    exited = new Promise((r) => p.once('exit', r));
+    for (let i = 0; ; i++) {
+      const probe = new Redis(url, { lazyConnect: true, retryStrategy: () => null, maxRetriesPerRequest: 0 });
+      probe.on('error', () => undefined);
+      try {
+        await probe.connect();
+        if ((await probe.ping()) === 'PONG') return;
+      } catch {
+        if (i > 100) throw new Error(`redis-server on port ${port} did not start`);
+        await new Promise((r) => setTimeout(r, 100));
+      } finally {
+        probe.disconnect();
+      }
+    }
+  };
+  const kill = async () => {
+    proc?.kill('SIGKILL');
+    await exited;
+  };
+  await start();
+  return {
+    url,
+    kill,
+    restart: start,
+    async close() {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
   };
 }

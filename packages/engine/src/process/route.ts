@@ -14,7 +14,7 @@ function channelsOf(plan: Plan, member: string): ReadonlyMap<string, string> {
     byMember = new Map();
     for (const ch of plan.mesh.channels) {
       let mine = byMember.get(ch.from);
-      if (!mine) byMember.set(ch.from, (mine = new Map()));
+      if (!mine) byMember.set(ch.from, (mine = new Map<string, string>()));
       mine.set(channelName(ch), ch.to);
     }
     owned.set(plan, byMember);

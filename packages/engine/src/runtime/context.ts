@@ -189,7 +189,7 @@ export interface RedisDurability {
  */
 export async function checkRedisDurability(redis: Redis): Promise<RedisDurability> {
   const read = async (name: string): Promise<string | undefined> => {
-    const got = (await redis.call('CONFIG', 'GET', name)) as unknown;
+    const got = await redis.call('CONFIG', 'GET', name);
     return Array.isArray(got) && typeof got[1] === 'string' ? got[1] : undefined;
   };
   try {

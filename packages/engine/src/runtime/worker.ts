@@ -40,7 +40,7 @@ export interface RunningWorker {
 // - maxStalledCount 2: a job whose worker dies twice is likely killing workers (memory, a crash);
 //   it is failed rather than passed around forever, and the reconciler dead-letters its message.
 //   One is too few: one worker freeze (SIGSTOP, a VM pause) would already dead-letter innocent work.
-// Tests set a 2 s lock and a 1 s interval to see a lapse within seconds.
+// Tests set a 3 s lock and a 1 s interval to see a lapse within seconds.
 
 /** Starts a worker on `engine` for one pool. */
 export function startWorker(engine: Engine, options: WorkerOptions = {}): RunningWorker {
