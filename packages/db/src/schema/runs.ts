@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
  * One input through one mesh version. `status`: queued | running | done | failed | stalled.
@@ -28,9 +29,26 @@ export const runs = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
     /** Last time any of the run's messages moved; the stall detector reads it. */
     movedAt: timestamp('moved_at', { withTimezone: true }).notNull().defaultNow(),
+    /** For a child run of a nested-mesh member: the parent run and the parked parent message. */
+    parentRunId: text('parent_run_id'),
+    parentMessageId: text('parent_message_id'),
   },
   (t) => [
     index('runs_status_created_idx').on(t.status, t.createdAt),
     index('runs_mesh_created_idx').on(t.meshId, t.createdAt),
+    // One child run per parked parent message (a redelivered park starts no second child).
+    uniqueIndex('runs_parent_message_idx').on(t.parentMessageId).where(sql`${t.parentMessageId} is not null`),
+    // The Runs tab (engine ops/search-runs.ts): newest first over everything, a cause (or a
+    // severity, which is a set of causes) by time, ended and duration sorts, and prefix searches.
+    index('runs_created_idx').on(t.createdAt, t.id),
+    index('runs_cause_created_idx').on(t.cause, t.createdAt).where(sql`${t.cause} is not null`),
+    index('runs_ended_idx').on(t.endedAt, t.id),
+    index('runs_duration_idx').on(sql`(${t.endedAt} - coalesce(${t.startedAt}, ${t.createdAt}))`, t.id),
+    index('runs_id_prefix_idx').on(t.id.op('text_pattern_ops')),
+    index('runs_input_name_prefix_idx').on(sql`lower(${t.inputName}) text_pattern_ops`),
+    // The exceptions feed's window: when a failed run ended, or a stalled one last moved.
+    index('runs_failed_at_idx')
+      .on(sql`coalesce(${t.endedAt}, ${t.movedAt})`)
+      .where(sql`${t.cause} is not null`),
   ],
 );
