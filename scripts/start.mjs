@@ -39,7 +39,9 @@ const children = [];
 if (external) {
   // Postgres: the orchestrator and a worker pool run as their own processes.
   children.push(launch(process.execPath, [tsxCli, 'workers/orchestrator/src/main.ts'], {}));
-  children.push(launch(process.execPath, [tsxCli, 'workers/worker/src/main.ts'], {}));
+  // One worker process serves every pool saved meshes name (members on `agents` or other named
+  // pools included), so no run waits for a pool nobody serves.
+  children.push(launch(process.execPath, [tsxCli, 'workers/worker/src/main.ts'], { TRELLIS_POOLS: '*' }));
 }
 // Embedded PGlite is single-process, so the web server hosts the orchestrator and worker itself.
 children.push(

@@ -7,12 +7,27 @@ import { save } from './routers/meshes/save';
 import { validate } from './routers/meshes/validate';
 import { get as getRun } from './routers/runs/get';
 import { list as listRuns } from './routers/runs/list';
+import { attempts } from './routers/runs/attempts';
 import { messages } from './routers/runs/messages';
+import { reopen } from './routers/runs/reopen';
+import { reopenPreview } from './routers/runs/reopen-preview';
+import { act } from './routers/actions/act';
+import { decide } from './routers/actions/decide';
+import { list as listActions } from './routers/actions/list';
+import { people } from './routers/actions/people';
+import { feed } from './routers/exceptions/feed';
+import { ask } from './routers/assistant/ask';
+import { add as addService } from './routers/services/add';
+import { list as listServices } from './routers/services/list';
 import { router } from './trpc';
 
 export const appRouter = router({
   meshes: router({ list: listMeshes, get: getMesh, create, save, import: importMesh, validate }),
-  runs: router({ list: listRuns, get: getRun, messages }),
+  runs: router({ list: listRuns, get: getRun, messages, reopen, reopenPreview, attempts }),
+  exceptions: router({ feed }),
+  services: router({ list: listServices, add: addService }),
+  actions: router({ list: listActions, act, decide, people }),
+  assistant: router({ ask }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -7,6 +7,7 @@ export const FindingSchema = z.object({
   severity: z.enum(['error', 'warning']),
   member: z.string().optional(),
   channel: z.string().optional(),
+  field: z.string().optional(),
   message: z.string(),
 });
 

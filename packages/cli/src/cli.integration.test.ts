@@ -95,4 +95,42 @@ describe('trellis run', () => {
     expect(trellis(['run', mesh, '--input', 'x', '--timeout', 'soon']).code).toBe(2);
     expect(trellis(['reopen', 'some-run']).code).toBe(2);
   });
+
+  it('imports a nested mesh from the file beside it and reads an .eml input that is not UTF-8 as bytes', () => {
+    const dir = mkdtempSync(join(work, 'nested-'));
+    writeFileSync(join(dir, 'unpack.json'), JSON.stringify({
+      format: 'trellis.mesh/v1',
+      name: 'unpack',
+      members: [
+        { id: 'mail', kind: 'workflow', head: true, steps: [{ type: 'email', id: { field: 'ref', pattern: 'REF-\\d+' } }] },
+        { id: 'files', kind: 'combine', merge: { type: 'collect', into: 'files' } },
+      ],
+      channels: [{ from: 'mail', to: 'files' }],
+    }));
+    const outer = join(dir, 'outer.json');
+    writeFileSync(outer, JSON.stringify({
+      format: 'trellis.mesh/v1',
+      name: 'outer',
+      members: [{ id: 'inner', kind: 'mesh', mesh: 'unpack', head: true }],
+      channels: [],
+    }));
+    const eml = join(dir, 'latin1.eml');
+    const body = 'From: a@example.com\nSubject: REF-7\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary="b"\n\n' +
+      '--b\nContent-Type: text/plain; charset=iso-8859-1\nContent-Disposition: attachment; filename="menu.txt"\nContent-Transfer-Encoding: 8bit\n\ncaf\u00e9\n--b--\n';
+    writeFileSync(eml, Buffer.from(body, 'latin1'));
+    const output = join(dir, 'out.json');
+    const r = trellis(['run', outer, '--input', eml, '--output', output, '--json']);
+    expect(r.stderr).toContain(`imported nested mesh ${join(dir, 'unpack.json')}`);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(readFileSync(output, 'utf8')) as { files: { ref: string; file_name: string; text: string }[] };
+    expect(out.files.map((f) => [f.ref, f.file_name, f.text])).toEqual([['REF-7', 'menu.txt', 'caf\u00e9']]);
+  });
+});
+
+describe('trellis worker', () => {
+  it('refuses a pool name that is not a pool id, naming --pool, before connecting', () => {
+    const r = trellis(['worker', '--pool', 'agents:gpu'], { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/postgres' });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--pool names "agents:gpu"');
+  });
 });

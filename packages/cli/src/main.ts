@@ -3,8 +3,10 @@
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
+import { reopenCommand } from './commands/reopen';
 import { runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
+import { serviceAddCommand, serviceListCommand, serviceRemoveCommand } from './commands/service';
 import { orchestratorCommand, workerCommand } from './commands/serve';
 import { validateCommand } from './commands/validate';
 import { EXIT, report } from './fail';
@@ -53,19 +55,35 @@ program
 
 program
   .command('reopen')
-  .description('reopen a failed run (not supported yet)')
+  .description('re-open a failed or stalled run from its failed step and wait for it; exit 0 done, 1 failed or stalled')
   .argument('<runId>')
-  .action(
-    action((runId: string) => {
-      process.stderr.write(`trellis: reopen is not supported yet (run ${runId} was left as it is)\n`);
-      return Promise.resolve(EXIT.usage);
-    }),
-  );
+  .option('--latest', "run on the mesh's latest saved version instead of the run's own")
+  .option('--json', 'print one JSON object: runId, status, cause, counts, seconds, reopen')
+  .option('--timeout <seconds>', 'give up waiting after this many seconds (default 600)')
+  .action(action((runId: string, opts: { latest?: boolean; json?: boolean; timeout?: string }) => reopenCommand(runId, opts)));
+
+const service = program.command('service').description('register outside services and their API keys');
+service
+  .command('add')
+  .description('register a service and print its API key once')
+  .argument('<name>', 'the name service members use (1-63 letters, digits, "-" or "_")')
+  .option('--json', 'print { name, apiKey } as JSON')
+  .action(action((name: string, opts: { json?: boolean }) => serviceAddCommand(name, opts)));
+service
+  .command('list')
+  .description('list registered services')
+  .option('--json', 'print JSON')
+  .action(action((opts: { json?: boolean }) => serviceListCommand(opts)));
+service
+  .command('remove')
+  .description('remove a service; its key stops working')
+  .argument('<name>')
+  .action(action((name: string) => serviceRemoveCommand(name)));
 
 program
   .command('worker')
-  .description('serve a worker pool until SIGTERM (needs DATABASE_URL)')
-  .option('--pool <name>', 'pool to serve (default "default")')
+  .description('serve worker pools until SIGTERM (needs DATABASE_URL)')
+  .option('--pool <names>', 'pool to serve, e.g. agents; a comma-separated list; or * for every pool saved meshes name (default "default")')
   .option('--concurrency <n>', 'jobs held at once')
   .action(action((opts: { pool?: string; concurrency?: string }) => workerCommand(opts)));
 

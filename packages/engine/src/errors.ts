@@ -100,9 +100,17 @@ const STATUS: Record<string, number> = {
   database_unreachable: 503,
   mesh_not_found: 404,
   run_not_found: 404,
+  reopen_refused: 409,
   mesh_invalid: 400,
   input_rejected: 400,
   wait_timeout: 504,
+  service_unauthorized: 401,
+  service_job_not_found: 404,
+  service_job_conflict: 409,
+  service_exists: 409,
+  bad_input: 400,
+  action_refused: 409,
+  action_not_found: 404,
 };
 
 /** Maps any thrown value to a view without internals; unknown errors become a generic 500. */

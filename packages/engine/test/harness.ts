@@ -13,7 +13,7 @@ import pg from 'pg';
 import { Redis } from 'ioredis';
 import { openDb, type DbHandle } from '@trellis/db/client';
 import { silentLogger } from '../src/log';
-import { createEngine, type Engine, type EngineConfig } from '../src/runtime/context';
+import { createEngine, type Engine, type EngineConfig, type EngineOptions } from '../src/runtime/context';
 import { saveMesh } from '../src/meshes/save-mesh';
 import { sql } from 'drizzle-orm';
 import { rows, type Queryable } from '../src/sql';
@@ -81,7 +81,7 @@ export interface TestWorld {
 /** Opens a fresh, migrated database of the given kind and an engine on its own queue prefix. */
 export async function openWorld(
   kind: 'postgres' | 'pglite',
-  config: Partial<EngineConfig> = {},
+  config: Partial<EngineConfig> & Pick<EngineOptions, 'runAgent' | 'variables'> = {},
   redisUrl = REDIS_URL,
 ): Promise<TestWorld> {
   const database = kind === 'postgres' ? await createTestDatabase() : undefined;

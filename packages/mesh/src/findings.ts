@@ -19,6 +19,7 @@ export const FINDING_CODES = [
   'orphan',
   'nested_mesh_missing',
   'nesting_cycle',
+  'member_config_invalid',
   'condition_type_mismatch',
   'sequential_branches',
 ] as const;
@@ -37,6 +38,8 @@ export interface Finding {
   member?: string;
   /** Name of the channel the finding is about (its `id`, else `from->to`). */
   channel?: string;
+  /** Path of the field inside the member, such as `outputSchema` or `steps[1].url`. */
+  field?: string;
   /** A plain sentence for an analyst. */
   message: string;
 }

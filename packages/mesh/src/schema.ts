@@ -37,8 +37,127 @@ export const MapStepSchema = z.object({
 /** Built-in pass: sends the payload on unchanged. */
 export const PassStepSchema = z.object({ type: z.literal('pass') });
 
-/** One step of a workflow member. */
-export const StepSchema = z.discriminatedUnion('type', [SplitStepSchema, MapStepSchema, PassStepSchema]);
+/**
+ * Built-in email unpacking: reads an RFC 5322 message (MIME parts, base64 or quoted-printable) held as
+ * text in `field` and sends one part per attachment, a split, so a combine downstream joins the files
+ * of one email. Each part is `{ [id.field]?, message_id, from, from_name, subject, date, file_name, content_type,
+ * size (bytes), sha256, text }`; `text` is the decoded content of a textual attachment (`text/*`,
+ * JSON, XML) in its declared charset, null for any other. An email without attachments sends one
+ * `void`, like a split of nothing. A message with no `From` header, a textual attachment that does not
+ * decode, or a configured id that is not found fails the step with `input_rejected`.
+ */
+export const EmailStepSchema = z.object({
+  type: z.literal('email'),
+  /** The payload field holding the raw message (a `.eml` file's text). */
+  field: FieldPathSchema.default('text'),
+  /**
+   * Read when `field` is absent: the payload field holding the message's bytes in base64 (the run
+   * input of an `.eml` file that is not UTF-8 arrives this way).
+   */
+  base64Field: FieldPathSchema.default('base64'),
+  /**
+   * Copies an id of the email onto every part, e.g. a claim number: the `header`'s value when the
+   * email has it, else the first match of `pattern` in the subject (its first group when it has one).
+   */
+  id: z
+    .object({
+      field: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'expected a field name').default('claim_id'),
+      header: z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a header name').optional(),
+      pattern: z
+        .string()
+        .min(1)
+        .max(500)
+        .refine((p) => {
+          try {
+            new RegExp(p, 'u');
+            return true;
+          } catch {
+            return false;
+          }
+        }, 'expected a valid regular expression')
+        .optional(),
+    })
+    .refine((v) => v.header !== undefined || v.pattern !== undefined, 'give a header, a pattern or both')
+    .optional(),
+});
+
+/** A host name such as `api.example.com` or `127.0.0.1`, optionally with `:port`; no scheme or path. */
+export const HostSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9.-]+(:\d{1,5})?$/, 'expected a host name such as api.example.com or 127.0.0.1:8080');
+
+/** A JavaScript identifier-like name for a connection or a secret, e.g. `claims_db`, `CRM_TOKEN`. */
+export const EnvNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a name of letters, digits and "_"');
+
+/**
+ * JavaScript run in a sandbox: a separate process holding a V8 isolate with no Node APIs, no
+ * environment, no network and no files unless granted. `source` is the body of an async function
+ * of `payload`; what it returns (JSON values only) becomes the payload, `undefined` keeps it.
+ */
+export const CodeStepSchema = z.object({
+  type: z.literal('code'),
+  source: z.string().min(1, 'expected JavaScript source').max(200_000),
+  /** Wall-clock limit for one message, in ms (default 5 000, at most 600 000); past it: `timed_out`. */
+  timeoutMs: z.number().int().min(10).max(600_000).default(5_000),
+  /** Heap limit of the isolate, in MB (default 64, 8 to 1 024). */
+  memoryMb: z.number().int().min(8).max(1024).default(64),
+  /** Hosts the code may reach with `fetch` (exact host, or host:port); none when absent. */
+  network: z.array(HostSchema).optional(),
+  /** Absolute directory the code may write files into with `writeFile(name, text)`; none when absent. */
+  writeDir: z.string().regex(/^\//, 'expected an absolute directory path').optional(),
+});
+
+/**
+ * The reserved SQL connection name for Trellis's own database: the embedded PGlite database, or the
+ * Postgres database `DATABASE_URL` names. Its tables sit beside Trellis's own (runs, messages, users),
+ * with Trellis's rights, so a mesh's table names must not collide with them.
+ */
+export const OWN_DATABASE_CONNECTION = 'trellis';
+
+/**
+ * A parameterised SQL query against a named connection: `connection` is `trellis` (Trellis's own
+ * database, see {@link OWN_DATABASE_CONNECTION}; needs no URL, works on the embedded database too)
+ * or the name of an environment variable holding a Postgres URL. Runs in a transaction, read-only
+ * (`SET TRANSACTION READ ONLY`) unless `write` is true, on either kind of connection.
+ */
+export const SqlStepSchema = z.object({
+  type: z.literal('sql'),
+  /** `trellis`, or an environment variable holding a `postgres://…` URL (read when the step runs). */
+  connection: EnvNameSchema,
+  /** One SQL statement, with `$1`, `$2`, … bound to `params` in order; never built from payload text. */
+  query: z.string().min(1, 'expected a SQL query'),
+  /** Payload field paths bound to `$1`, `$2`, … in order. */
+  params: z.array(FieldPathSchema).default([]),
+  /** True when the query may write (default false: `SET TRANSACTION READ ONLY`). */
+  write: z.boolean().default(false),
+  /** The payload field the result rows are written to (default `rows`). */
+  into: FieldPathSchema.default('rows'),
+  /** Longest the query may run, in ms (default 30 000); the embedded database cannot cancel a query, so there it is not enforced. */
+  timeoutMs: z.number().int().min(10).max(600_000).default(30_000),
+});
+
+/** An HTTP request; the response body is written into a payload field. */
+export const HttpStepSchema = z.object({
+  type: z.literal('http'),
+  method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
+  /** `https://host/path/{field}`: each `{field.path}` is replaced by that payload value, URL-encoded. */
+  url: z.string().min(1, 'expected a URL template'),
+  /** Header name → name of the secret (environment variable) holding its value. */
+  headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a header name'), EnvNameSchema).optional(),
+  /** Payload field sent as the JSON body; the whole payload when absent (never for GET/DELETE). */
+  body: FieldPathSchema.optional(),
+  /** Hosts the URL may reach (exact host, or host:port); any other is refused. */
+  allowHosts: z.array(HostSchema).min(1, 'list at least one host the step may call'),
+  /** Longest the request may take, in ms (default 10 000); past it: `timed_out`. */
+  timeoutMs: z.number().int().min(10).max(600_000).default(10_000),
+  /** The payload field the response (JSON when it parses, else text) is written to (default `response`). */
+  into: FieldPathSchema.default('response'),
+});
+
+/** One step of a workflow member. `AgentStepSchema` (an agent call) is declared after the agent member. */
+const BaseStepSchemas = [SplitStepSchema, MapStepSchema, PassStepSchema, CodeStepSchema, SqlStepSchema, HttpStepSchema, EmailStepSchema] as const;
 
 const memberBase = {
   id: IdSchema,
@@ -49,12 +168,16 @@ const memberBase = {
   description: z.string().max(2000).optional(),
   /** The worker pool that runs this member (a BullMQ queue per pool); `default` when absent. */
   pool: IdSchema.optional(),
+  /**
+   * `required`: the member's output is parked (message status `parked`, no worker waits) until a
+   * person approves or rejects it in the Action Center; approval publishes it on, rejection fails
+   * the run with cause `input_rejected`. Absent: the output is published at once.
+   */
+  approval: z.enum(['required']).optional(),
 };
 
-/** An LLM with instructions, its own model, tools and an output schema. */
-export const AgentMemberSchema = z.object({
-  ...memberBase,
-  kind: z.literal('agent'),
+/** What an agent is, whether a member or a workflow step. */
+const agentFields = {
   /** Model name at the provider, e.g. `gpt-4o-mini`, or `demo` for the built-in deterministic demo. */
   model: z.string().min(1),
   instructions: z.string().default(''),
@@ -67,7 +190,30 @@ export const AgentMemberSchema = z.object({
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   /** Names of MCP tool servers granted to this agent. */
   tools: z.array(z.string().min(1)).optional(),
+};
+
+/** An LLM with instructions, its own model, tools and an output schema. */
+export const AgentMemberSchema = z.object({
+  ...memberBase,
+  kind: z.literal('agent'),
+  ...agentFields,
 });
+
+/**
+ * An agent call as a workflow step, with the same fields as an agent member. `output: 'replace'`
+ * (default) makes the answer the payload; `merge` spreads an object answer over the payload.
+ */
+export const AgentStepSchema = z.object({
+  type: z.literal('agent'),
+  ...agentFields,
+  output: z.enum(['replace', 'merge']).default('replace'),
+});
+
+/** One step of a workflow member. */
+export const StepSchema = z.discriminatedUnion('type', [...BaseStepSchemas, AgentStepSchema]);
+
+/** Step types that may take long or are asynchronous (a process, a database, the network, a model, the email parser): their workflow runs on a worker pool. */
+export const HEAVY_STEP_TYPES = ['code', 'sql', 'http', 'agent', 'email'] as const;
 
 /** A fixed sequence of steps run as one member. */
 export const WorkflowMemberSchema = z.object({
@@ -82,6 +228,11 @@ export const NestedMeshMemberSchema = z.object({
   kind: z.literal('mesh'),
   /** Name of the nested mesh. */
   mesh: IdSchema,
+  /**
+   * `replace` (default): the child run's output becomes the payload; `merge`: an object output is
+   * spread over the parent's payload, so fields the child does not carry (ids, file names) stay.
+   */
+  output: z.enum(['replace', 'merge']).optional(),
 });
 
 /** An outside service: the step parks until the service claims and completes it. */
@@ -146,6 +297,11 @@ export const MeshSchema = z.object({
 
 export type Step = z.infer<typeof StepSchema>;
 export type SplitStep = z.infer<typeof SplitStepSchema>;
+export type EmailStep = z.infer<typeof EmailStepSchema>;
+export type CodeStep = z.infer<typeof CodeStepSchema>;
+export type SqlStep = z.infer<typeof SqlStepSchema>;
+export type HttpStep = z.infer<typeof HttpStepSchema>;
+export type AgentStep = z.infer<typeof AgentStepSchema>;
 export type Member = z.infer<typeof MemberSchema>;
 export type MemberKind = Member['kind'];
 export type AgentMember = z.infer<typeof AgentMemberSchema>;

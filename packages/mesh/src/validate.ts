@@ -4,6 +4,7 @@
  */
 import { ConditionError, literalTypeWarnings, parseCondition } from './condition';
 import { duplicateFindings } from './duplicates';
+import { memberConfigFindings } from './member-config';
 import type { Finding } from './findings';
 import { cycles, reachableFrom, adjacency, type Edge } from './graph';
 import { channelName, type Channel, type Member, type Mesh } from './schema';
@@ -25,6 +26,8 @@ export type ResolveMesh = (name: string) => Mesh | undefined;
  * - `orphan`: a member the head cannot reach, so it never receives a message (skipped without a head).
  * - `nested_mesh_missing`: a `mesh` member whose mesh `resolveMesh` cannot find (skipped without a resolver).
  * - `nesting_cycle`: a mesh that contains itself, directly or through the meshes it nests.
+ * - `member_config_invalid`: settings of one member that cannot work (see `member-config.ts`),
+ *   naming the member and the field.
  * - `sequential_branches` (warning): see {@link sequentialBranches} for the exact rule.
  */
 export function validateMesh(mesh: Mesh, resolveMesh?: ResolveMesh): Finding[] {
@@ -60,6 +63,7 @@ export function validateMesh(mesh: Mesh, resolveMesh?: ResolveMesh): Finding[] {
     }
   }
   findings.push(...nestingFindings(mesh, resolveMesh));
+  for (const member of members.values()) findings.push(...memberConfigFindings(member));
   findings.push(...sequentialBranches(members, mesh.channels));
   return findings;
 }

@@ -1,11 +1,12 @@
 /**
- * A worker process for one pool (TRELLIS_POOL, default `default`) on Postgres (DATABASE_URL) and
- * Redis (REDIS_URL). Stops gracefully on SIGTERM: jobs in hand finish, then it disconnects.
+ * A worker process for one or more pools (`--pool agents`, TRELLIS_POOLS=default,agents or `*` for
+ * every pool saved meshes name; default `default`) on Postgres (DATABASE_URL) and Redis
+ * (REDIS_URL). Stops gracefully on SIGTERM: jobs in hand finish, then it disconnects.
  */
 import { stderrLogger } from '@trellis/engine/log';
 import { describeError } from '@trellis/engine/errors';
 import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
-import { startWorker } from '@trellis/engine/runtime/worker';
+import { servePools } from '@trellis/engine/runtime/pools';
 import { loadWorkerEnv } from './env';
 
 try {
@@ -13,10 +14,10 @@ try {
   if (!env.databaseUrl) throw new Error('set DATABASE_URL: a worker process shares Postgres with the others');
   const log = stderrLogger(env.verbose);
   const booted = await boot(env, { log });
-  const worker = startWorker(booted.engine, { pool: env.pool, concurrency: env.concurrency });
-  log.warn('worker started', { pool: env.pool, concurrency: env.concurrency });
+  const workers = servePools(booted.engine, env.pools, { concurrency: env.concurrency });
+  log.warn('worker started', { pools: env.pools === 'saved' ? '* (every saved pool)' : env.pools.join(','), concurrency: env.concurrency });
   closeOnSignal(async () => {
-    await worker.close();
+    await workers.close();
     await booted.close();
   }, log);
 } catch (err) {

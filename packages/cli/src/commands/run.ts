@@ -19,6 +19,7 @@ import { waitForRun } from '@trellis/engine/runs/wait-run';
 import { open, settings } from '../boot';
 import { CliError, EXIT } from '../fail';
 import { readBytes, readText } from '../files';
+import { importNestedFiles } from '../nested-files';
 import { printSummary, summaryJson } from '../summary';
 import { printFindings } from './validate';
 
@@ -48,6 +49,9 @@ export async function runCommand(meshFile: string, opts: RunOptions): Promise<nu
     }
     // Check before compiling: a mesh with findings (no head, a loop, …) is refused with them, not a compile error.
     const savedMesh = await loadVersion(engine.db, saved.meshId, saved.version);
+    if (savedMesh) {
+      for (const file of await importNestedFiles(engine.db, meshFile, savedMesh)) process.stderr.write(`trellis: imported nested mesh ${file}\n`);
+    }
     const findings = savedMesh ? validateMesh(savedMesh, await nestedResolver(engine.db, savedMesh)) : [];
     if (hasErrors(findings)) {
       printFindings(meshFile, false, findings);

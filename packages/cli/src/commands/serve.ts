@@ -1,7 +1,7 @@
 /** `trellis worker` and `trellis orchestrator`: long-running processes until SIGTERM/SIGINT. */
 import { closeOnSignal } from '@trellis/engine/runtime/boot';
 import { startOrchestrator } from '@trellis/engine/runtime/orchestrator';
-import { startWorker } from '@trellis/engine/runtime/worker';
+import { parsePools, servePools, type PoolSelection } from '@trellis/engine/runtime/pools';
 import { open, settings } from '../boot';
 import { CliError } from '../fail';
 
@@ -14,19 +14,27 @@ function requireSharedDatabase(databaseUrl: string | undefined, what: string): v
   }
 }
 
-/** Serves one pool until stopped; resolves never (the signal handler exits). */
+/**
+ * Serves one or more pools until stopped (`--pool agents`, `--pool default,agents`, or `--pool '*'`
+ * for every pool saved meshes name); resolves never (the signal handler exits).
+ */
 export async function workerCommand(opts: { pool?: string; concurrency?: string }): Promise<number> {
   const env = settings();
   requireSharedDatabase(env.databaseUrl, 'worker');
   const concurrency = opts.concurrency === undefined ? env.concurrency : Number(opts.concurrency);
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new CliError(`--concurrency must be a positive whole number, not ${opts.concurrency}`);
-  const pool = opts.pool ?? 'default';
-  if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/.test(pool)) throw new CliError(`--pool must be a member pool id, not ${pool}`);
+  let pools: PoolSelection;
+  try {
+    pools = parsePools(opts.pool ?? 'default', '--pool');
+  } catch (err) {
+    throw new CliError(err instanceof Error ? err.message : String(err));
+  }
   const booted = await open(env);
-  const worker = startWorker(booted.engine, { pool, concurrency });
-  process.stderr.write(`trellis: worker serving pool ${pool} (concurrency ${concurrency})\n`);
+  const workers = servePools(booted.engine, pools, { concurrency });
+  const named = pools === 'saved' ? 'every pool saved meshes name' : `pool${pools.length > 1 ? 's' : ''} ${pools.join(', ')}`;
+  process.stderr.write(`trellis: worker serving ${named} (concurrency ${concurrency})\n`);
   closeOnSignal(async () => {
-    await worker.close();
+    await workers.close();
     await booted.close();
   }, booted.engine.log);
   return new Promise<number>(() => undefined);

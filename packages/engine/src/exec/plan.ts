@@ -83,30 +83,18 @@ export async function loadPlan(engine: Engine, meshId: string, version: number):
   return plan;
 }
 
-const runKeys = new WeakMap<Engine, Map<string, string>>();
-
 /**
- * The compiled plans of the given runs (a run pins its mesh version, so the mapping never changes).
- * Runs that do not exist are absent from the result.
+ * The compiled plans of the given runs. A re-open may move a run to the latest saved version, so the
+ * run's version is read on every call (one primary-key lookup per batch); the compiled plans
+ * themselves stay cached per `meshId@version`. Runs that do not exist are absent from the result.
  */
 export async function plansForRuns(engine: Engine, runIds: readonly string[]): Promise<Map<string, Plan>> {
-  let keys = runKeys.get(engine);
-  if (!keys) runKeys.set(engine, (keys = new Map<string, string>()));
-  const unknown = runIds.filter((id) => !keys.has(id));
-  if (unknown.length > 0) {
-    const found = await rows<{ id: string; mesh_id: string; mesh_version: number }>(
-      engine.db,
-      sql`select id, mesh_id, mesh_version from runs where id = any(${textArray(unknown)})`,
-    );
-    if (keys.size > 10_000) keys.clear();
-    for (const r of found) keys.set(r.id, `${r.mesh_id}@${r.mesh_version}`);
-  }
   const out = new Map<string, Plan>();
-  for (const id of new Set(runIds)) {
-    const key = keys.get(id);
-    if (!key) continue;
-    const at = key.lastIndexOf('@');
-    out.set(id, await loadPlan(engine, key.slice(0, at), Number(key.slice(at + 1))));
-  }
+  if (runIds.length === 0) return out;
+  const found = await rows<{ id: string; mesh_id: string; mesh_version: number }>(
+    engine.db,
+    sql`select id, mesh_id, mesh_version from runs where id = any(${textArray([...new Set(runIds)])})`,
+  );
+  for (const r of found) out.set(r.id, await loadPlan(engine, r.mesh_id, r.mesh_version));
   return out;
 }

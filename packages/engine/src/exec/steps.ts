@@ -52,8 +52,23 @@ export function executeMember(member: Member, msg: Incoming): Item[] {
   }
 }
 
-function applyStep(memberId: string, step: Step, item: Item, splitKey: string): Item[] {
+/**
+ * Applies one built-in step to one item. Heavy steps (code, sql, http, agent) run in
+ * exec/heavy-steps.ts on a worker pool; here they only pass a void item through.
+ * @throws StepError `step_code_failed` for a bad field, or a heavy step given a real item.
+ */
+export function applyStep(memberId: string, step: Step, item: Item, splitKey: string): Item[] {
   switch (step.type) {
+    case 'code':
+    case 'sql':
+    case 'http':
+    case 'agent':
+      if (item.void) return [item];
+      throw new StepError('step_code_failed', memberId, `a ${step.type} step runs on a worker pool, not inline`, false);
+    case 'email':
+      // A split whose parsing is asynchronous: exec/heavy-steps.ts runs it (exec/email.ts).
+      if (item.void) return [{ ...item, frames: [...item.frames, { split: splitKey, index: 0, count: 0 }] }];
+      throw new StepError('step_code_failed', memberId, 'an email step runs on a worker pool, not inline', false);
     case 'pass':
       return [item];
     case 'map': {
@@ -66,7 +81,9 @@ function applyStep(memberId: string, step: Step, item: Item, splitKey: string): 
       if (item.void) return [{ ...item, frames: [...item.frames, { split: splitKey, index: 0, count: 0 }] }];
       const text = getField(item.payload, step.field);
       if (typeof text !== 'string') {
-        throw new StepError('step_code_failed', memberId, `field ${step.field} is ${text === null ? 'missing' : `not text (${typeof text})`}, so it cannot be split`, false);
+        // A throwing step is retried with backoff before it is dead-lettered (DESIGN §3): the
+        // engine cannot tell a step that always throws from one that throws once.
+        throw new StepError('step_code_failed', memberId, `field ${step.field} is ${text === null ? 'missing' : `not text (${typeof text})`}, so it cannot be split`);
       }
       const parts = splitText(text, step.by);
       if (parts.length === 0) {

@@ -12,7 +12,9 @@ import { finalizeRuns } from '../runs/finalize';
 import { isConnectionError, isRetryableTxError } from '../sql';
 import { cancelEnded, claimHeavy, isHeavy, type Delivery } from './claim';
 import { commit, prepareHeavy, type Prepared } from './commit';
+import { noteInserted } from './stats';
 import type { Outcome } from './types';
+import { isParking, parkDeliveries } from '../services/park';
 
 /** Processes the deliveries; every message id gets an outcome (already finished ones: ok). */
 export async function processBatch(engine: Engine, deliveries: readonly Delivery[]): Promise<Map<string, Outcome>> {
@@ -21,12 +23,16 @@ export async function processBatch(engine: Engine, deliveries: readonly Delivery
   const light: string[] = [];
   const heavyIds: string[] = [];
   const unplanned: string[] = [];
+  const parking: Delivery[] = [];
   for (const d of deliveries) {
     const member = plans.get(d.runId)?.members.get(d.member);
     if (!member) unplanned.push(d.messageId);
+    else if (isParking(member)) parking.push(d);
     else if (isHeavy(member)) heavyIds.push(d.messageId);
     else light.push(d.messageId);
   }
+  // Services and nested meshes park (services/park.ts): no worker waits; voids pass on as heavy.
+  heavyIds.push(...(await parkDeliveries(engine, parking, plans, outcomes)));
   const heavy: Prepared[] = [];
   const claimed = await claimHeavy(engine.db, heavyIds);
   const ran = await Promise.allSettled(claimed.map((msg) => prepareHeavy(engine, msg, plans.get(msg.runId) as Plan)));
@@ -87,6 +93,7 @@ async function commitWithRetry(
       continue;
     }
     for (const [id, error] of result.failed) outcomes.set(id, { ok: false, error });
+    noteInserted(engine, result.children.length);
     if (engine.config.crashAfterCommit && result.children.length > 0) {
       // Test-only fault: die between the commit (children are rows now) and adding their jobs.
       process.kill(process.pid, 'SIGKILL');

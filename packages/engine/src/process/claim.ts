@@ -5,12 +5,14 @@
  * completes them also claims them: one `update … returning` marks them done, counts the delivery
  * and hands back their rows; a light step that throws is set back to `running` in the same
  * transaction. A separate `running` state would never be seen and would double the writes on the
- * hot path. Heavy members (agents, nested meshes, services) are marked `running` with
- * `attempts + 1` before they execute, so the trail shows a delivery in progress.
+ * hot path. Heavy members (agents, nested meshes, services, workflows with code, SQL, HTTP or agent
+ * steps) are marked `running` with `attempts + 1` before they execute, so the trail shows a delivery
+ * in progress.
  */
 import { sql } from 'drizzle-orm';
 import type { Member } from '@trellis/mesh/schema';
 import { parseFrames } from '../exec/frames';
+import { hasHeavySteps } from '../exec/heavy-steps';
 import { rows, type Queryable, textArray } from '../sql';
 import type { Claimed } from './types';
 
@@ -24,6 +26,7 @@ export interface Delivery {
 
 /** True for members whose execution may take long enough to be worth a `running` mark. */
 export function isHeavy(member: Member): boolean {
+  if (member.kind === 'workflow') return hasHeavySteps(member); // code, sql, http or agent steps
   return member.kind === 'agent' || member.kind === 'mesh' || member.kind === 'service';
 }
 

@@ -9,6 +9,7 @@ import { StepError } from '../errors';
 import type { Item } from '../exec/frames';
 import type { Plan } from '../exec/plan';
 import { executeMember } from '../exec/steps';
+import { runWorkflow } from '../exec/heavy-steps';
 import { joinOutputId, messageId } from '../ids';
 import { rows, textArray, type Queryable } from '../sql';
 import type { Engine } from '../runtime/context';
@@ -16,6 +17,7 @@ import { completeHeavy, completeLight, reopenFailed } from './claim';
 import { runJoins } from './join';
 import { leafOutput, routeItems } from './route';
 import type { ChildRow, Claimed } from './types';
+import { parkForApproval, type ParkedOutput } from '../approvals/park';
 
 /** A message ready to commit: non-combine members carry their outputs already. */
 export interface Prepared {
@@ -29,7 +31,11 @@ export interface Prepared {
 export interface CommitResult {
   /** Children inserted by this commit (existing ids excluded): their jobs are to be added. */
   children: ChildRow[];
-  /** Runs that may have ended: this commit added nothing new to them. */
+  /**
+   * Runs that may have ended: this commit added nothing new to them and completed a message that
+   * ends a branch (it published nothing). A part that leaves its join waiting never ends a run (the
+   * part that fires it commits later), so a batch of such parts skips the run-end probe.
+   */
   quiet: string[];
   /** Light messages completed (or failed) here; the rest were finished before or their run ended. */
   handled: Set<string>;
@@ -62,11 +68,16 @@ export function prepare(maxDepth: number, msg: Claimed, plan: Plan): Prepared {
 
 /**
  * Runs a heavy member, which may take long: agents go through the engine's agent runner under a
- * deadline; a void passes through untouched.
+ * deadline; workflows with code, SQL, HTTP or agent steps run all their steps here (exec/heavy-steps.ts),
+ * before the commit transaction opens; a void passes through untouched.
  * @throws StepError (`timed_out` when the deadline passes, or the runner's own cause).
  */
 export async function prepareHeavy(engine: Engine, msg: Claimed, plan: Plan): Promise<Prepared> {
   const member = memberFor(engine.config.maxDepth, msg, plan);
+  if (member.kind === 'workflow') {
+    const ctx = { variables: engine.variables, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs };
+    return { msg, plan, member, items: await runWorkflow(member, msg, ctx) };
+  }
   if (member.kind !== 'agent' || msg.void) return { msg, plan, member, items: executeMember(member, msg) };
   const limit = engine.config.agentTimeoutMs;
   const signal = AbortSignal.timeout(limit);
@@ -108,9 +119,16 @@ export async function commit(
 
   const children: ChildRow[] = [];
   const leaves: { id: string; runId: string; value: unknown }[] = [];
+  const parked: ParkedOutput[] = [];
+  const branchEnds = new Set<string>();
   const emit = (p: Prepared, msg: Claimed, items: Item[], idFor: (channel: string, i: number) => string) => {
-    children.push(...routeItems(p.plan, msg, items, idFor));
+    const kids = routeItems(p.plan, msg, items, idFor);
     const out = (p.plan.routes.get(p.member.id) ?? []).length === 0 ? leafOutput(items) : undefined;
+    // `approval: 'required'`: the output waits for a person (approvals/park.ts), nothing is published.
+    if (p.member.approval === 'required') return void parked.push({ msg, plan: p.plan, memberId: p.member.id, children: kids, leaf: out });
+    // A loop, not push(...kids): a 200,000-way split would overflow the call stack with arguments.
+    for (const kid of kids) children.push(kid);
+    if (kids.length === 0) branchEnds.add(msg.runId);
     if (out) leaves.push({ id: msg.id, runId: msg.runId, value: out.value });
   };
   for (const p of ready) {
@@ -124,17 +142,18 @@ export async function commit(
       if (p) emit(p, f.msg, [f.item], (channel, i) => joinOutputId(f.msg.runId, p.member.id, f.key, channel, i));
     }
   }
+  await parkForApproval(tx, parked);
   const inserted = children.length === 0 ? [] : await insertChildren(tx, children);
   if (leaves.length > 0) await writeLeaves(tx, leaves);
   const runIds = [...new Set(ready.map((p) => p.msg.runId))].sort();
   if (shouldTouch(runIds)) await touchRuns(tx, runIds);
   const busy = new Set(inserted.map((c) => c.run_id));
   const handled = new Set([...loaded.map((m) => m.id), ...heavyDone]);
-  return { children: inserted, quiet: runIds.filter((id) => !busy.has(id)), handled, failed };
+  return { children: inserted, quiet: runIds.filter((id) => !busy.has(id) && branchEnds.has(id)), handled, failed };
 }
 
 /** Inserts children (an existing id inserts nothing) and returns the ones that are new. */
-async function insertChildren(tx: Queryable, children: ChildRow[]): Promise<ChildRow[]> {
+export async function insertChildren(tx: Queryable, children: ChildRow[]): Promise<ChildRow[]> {
   const fresh = await rows<{ id: string }>(
     tx,
     sql`insert into messages (id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload)
@@ -151,7 +170,7 @@ async function insertChildren(tx: Queryable, children: ChildRow[]): Promise<Chil
 }
 
 /** Records what leaf members produced on their messages, and the last of them as the run's output. */
-async function writeLeaves(tx: Queryable, leaves: { id: string; runId: string; value: unknown }[]): Promise<void> {
+export async function writeLeaves(tx: Queryable, leaves: { id: string; runId: string; value: unknown }[]): Promise<void> {
   const list = JSON.stringify(leaves.map((l) => ({ id: l.id, output: l.value })));
   await tx.execute(
     sql`update messages m set output = x.output

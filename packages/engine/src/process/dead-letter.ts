@@ -7,7 +7,14 @@ import { failRun } from '../runs/finalize';
 import { plansForRuns } from '../exec/plan';
 import { rows } from '../sql';
 
-/** Whether another attempt could help: a StepError says so itself; anything else is assumed transient. */
+/**
+ * Whether another attempt could help. A member's own failure (a throwing step, an agent whose
+ * provider errs, any non-StepError) is retried with backoff up to `attempts` deliveries: the engine
+ * cannot tell a step that always throws from one that throws once. Only refusals decided by the
+ * mesh file alone say `retryable: false` and are dead-lettered at once: the depth limit
+ * (`budget_spent`), a channel the member does not own, a member missing from the version, a model
+ * that is not configured (`agent_or_model_missing`).
+ */
 export function isRetryable(err: Error): boolean {
   return err instanceof StepError ? err.retryable : true;
 }

@@ -51,7 +51,7 @@ describe('failures', () => {
       ],
       [{ from: 'head', to: 'cut' }],
     );
-    const view = await runOn(def, { text: 'some words' });
+    const view = await runOn(def, { text: 'some words' }, { backoffMs: 50 });
     expect(view.status).toBe('failed');
     expect(view.cause).toBe('step_code_failed');
     expect(view.causeMember).toBe('cut');
@@ -60,7 +60,8 @@ describe('failures', () => {
     expect(view.counts.done).toBe(1);
     const dead = await listMessages(requireWorld().engine.db, { runId: view.id, status: 'dead' });
     expect(dead.items[0]?.error).toMatch(/field missing is missing/);
-    expect(dead.items[0]?.attempts).toBe(1);
+    // A throwing step is retried (TRELLIS_ATTEMPTS, 3 by default) before it is set aside.
+    expect(dead.items[0]?.attempts).toBe(requireWorld().engine.config.attempts);
   });
 
   it('fails an agent without a usable model with agent_or_model_missing; the demo model answers', async () => {

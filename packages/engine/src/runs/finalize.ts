@@ -3,6 +3,9 @@ import { sql } from 'drizzle-orm';
 import type { Cause } from '@trellis/mesh/causes';
 import { causeSentence } from '@trellis/mesh/causes';
 import { rows, type Queryable, textArray } from '../sql';
+import { afterRunsEnded } from '../nested/resume';
+import { recordEvents } from '../events/outbox';
+import { recordRunFailure } from '../ops/record';
 
 /**
  * Marks `done` those of the given running (or stalled) runs with no message left that is not done.
@@ -20,6 +23,10 @@ export async function finalizeRuns(db: Queryable, runIds: readonly string[]): Pr
            and not exists (select 1 from messages m where m.run_id = runs.id and m.status <> 'done')
      returning id`,
   );
+  // Live updates: watchers of these runs refetch (events/outbox.ts).
+  if (ended.length > 0) await recordEvents(db, ended.map((r) => ({ kind: 'run.status' as const, runId: r.id, status: 'done' })));
+  // A child run of a nested mesh continues its parked parent (nested/resume.ts).
+  if (ended.length > 0) await afterRunsEnded(db, ended.map((r) => r.id));
   return ended.map((r) => r.id);
 }
 
@@ -47,5 +54,9 @@ export async function failRun(db: Queryable, runId: string, failure: Failure): P
          where id = ${runId} and status in ('running', 'stalled')
      returning id`,
   );
+  // The Action Center's group item takes the run in, in the caller's transaction (ops/record.ts).
+  if (ended.length > 0) await recordRunFailure(db, runId, { cause: failure.cause, member: failure.member, memberLabel: failure.memberLabel, detail: failure.detail });
+  // A failed child run of a nested mesh fails its parked parent (nested/resume.ts).
+  if (ended.length > 0) await afterRunsEnded(db, [runId]);
   return ended.length > 0;
 }

@@ -34,6 +34,8 @@ export interface RunView extends RunSummary {
   /** The payload of the last leaf message (a member with no outgoing channel), or null. */
   output: unknown;
   memberCounts: Record<string, MemberCounts>;
+  /** For a child run of a nested-mesh member: the parent run, else null. */
+  parentRunId: string | null;
 }
 
 type RunRow = typeof runs.$inferSelect;
@@ -56,5 +58,5 @@ export async function getRun(db: Db, runId: string): Promise<RunView | null> {
   const [row] = await db.select().from(runs).where(eq(runs.id, runId));
   if (!row) return null;
   const { counts, memberCounts } = await countRun(db, runId);
-  return { ...summarize(row, counts), input: row.input, output: row.output, memberCounts };
+  return { ...summarize(row, counts), input: row.input, output: row.output, memberCounts, parentRunId: row.parentRunId };
 }

@@ -42,4 +42,13 @@ describe('run input', () => {
     expect(inputPayload({ text: '' })).toEqual({ text: '' });
     expect(inputPayload({ payload: { n: 1 } })).toEqual({ n: 1 });
   });
+
+  it('passes an .eml file that is not UTF-8 as base64 of its exact bytes, and refuses any other such file', () => {
+    const bytes = new Uint8Array([0x46, 0x72, 0x6f, 0x6d, 0x3a, 0x20, 0x78, 0x0a, 0x0a, 0x63, 0x61, 0x66, 0xe9]);
+    const payload = inputPayload({ name: 'Mail.EML', bytes });
+    expect(payload).toEqual({ base64: Buffer.from(bytes).toString('base64') });
+    expect(Buffer.from(String(payload.base64), 'base64').equals(Buffer.from(bytes))).toBe(true);
+    expect(() => inputPayload({ name: 'mail.txt', bytes })).toThrow(/not valid UTF-8 \(first bad byte at offset 12\)/);
+    expect(inputPayload({ name: 'mail.eml', bytes: new TextEncoder().encode('From: x\n\nhi') })).toEqual({ text: 'From: x\n\nhi' });
+  });
 });

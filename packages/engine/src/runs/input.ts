@@ -18,17 +18,30 @@ export interface RunInput {
 export const MAX_INPUT_CHARS = 64 * 1024 * 1024;
 
 /**
- * Builds the head payload: text becomes `{ text }`, a payload object is kept.
- * @throws InputRejectedError for invalid UTF-8, a NUL character (Postgres cannot store it in JSON),
- *   a payload that is not a JSON object, too large an input, or none or several of the three forms.
+ * Builds the head payload: text becomes `{ text }`, a payload object is kept. An email file
+ * (`.eml`) whose bytes are not UTF-8 (8-bit parts in another charset, which RFC 6152 allows)
+ * becomes `{ base64 }` with the exact bytes, for the `email` step to decode part by part.
+ * @throws InputRejectedError for invalid UTF-8 (other files), a NUL character (Postgres cannot
+ *   store it in JSON), a payload that is not a JSON object, too large an input, or none or several
+ *   of the three forms.
  */
 export function inputPayload(input: RunInput): Record<string, unknown> {
   const given = [input.bytes, input.text, input.payload].filter((v) => v !== undefined).length;
   if (given !== 1) throw new InputRejectedError('give exactly one of bytes, text or payload');
   if (input.payload !== undefined) return objectPayload(input.payload);
+  if (input.bytes && isEmailFile(input.name) && firstInvalidUtf8(input.bytes) < input.bytes.length) {
+    const base64 = Buffer.from(input.bytes).toString('base64');
+    if (base64.length > MAX_INPUT_CHARS) throw new InputRejectedError(`it is larger than ${MAX_INPUT_CHARS} characters`);
+    return { base64 };
+  }
   const text = input.bytes ? decodeUtf8(input.bytes) : (input.text ?? '');
   checkText(text);
   return { text };
+}
+
+/** True for a file name ending in `.eml` (RFC 5322 message files), any case. */
+export function isEmailFile(name: string | undefined): boolean {
+  return name !== undefined && /\.eml$/i.test(name.trim());
 }
 
 /** Decodes UTF-8 strictly. @throws InputRejectedError naming the first bad byte's offset. */

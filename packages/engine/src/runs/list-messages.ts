@@ -1,7 +1,9 @@
 /** Use case: the message trail of a run, page by page. */
-import { and, asc, count, eq, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, getTableColumns, type SQL } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { messages } from '@trellis/db/schema/messages';
+import { runs } from '@trellis/db/schema/runs';
+import { serviceJobs } from '@trellis/db/schema/services';
 
 /** Filters and paging (limit 1–1000, default 100). */
 export interface ListMessagesInput {
@@ -13,8 +15,14 @@ export interface ListMessagesInput {
   offset?: number;
 }
 
-/** One message of the trail. */
-export type MessageView = typeof messages.$inferSelect;
+/**
+ * One message of the trail; `childRunId` is the child run a nested-mesh member started for it,
+ * `serviceJob` the state of an outside-service member's job (waiting | claimed | done | failed | expired).
+ */
+export type MessageView = typeof messages.$inferSelect & {
+  childRunId: string | null;
+  serviceJob: { status: string; claimedBy: string | null; leaseUntil: Date | null } | null;
+};
 
 /** Messages in the order they were published, and how many match in total. */
 export async function listMessages(db: Db, input: ListMessagesInput): Promise<{ items: MessageView[]; total: number }> {
@@ -23,13 +31,27 @@ export async function listMessages(db: Db, input: ListMessagesInput): Promise<{ 
   if (input.member) filters.push(eq(messages.member, input.member));
   const where = and(...filters);
   const limit = Math.min(Math.max(input.limit ?? 100, 1), 1000);
-  const items = await db
-    .select()
+  const rows = await db
+    .select({
+      ...getTableColumns(messages),
+      childRunId: runs.id,
+      jobStatus: serviceJobs.status,
+      jobClaimedBy: serviceJobs.claimedBy,
+      jobLeaseUntil: serviceJobs.leaseUntil,
+    })
     .from(messages)
+    .leftJoin(runs, eq(runs.parentMessageId, messages.id))
+    .leftJoin(serviceJobs, eq(serviceJobs.id, messages.id))
     .where(where)
     .orderBy(asc(messages.createdAt), asc(messages.depth), asc(messages.seq), asc(messages.id))
     .limit(limit)
     .offset(Math.max(input.offset ?? 0, 0));
   const [total] = await db.select({ n: count() }).from(messages).where(where);
-  return { items, total: total?.n ?? 0 };
+  return {
+    items: rows.map(({ jobStatus, jobClaimedBy, jobLeaseUntil, ...m }) => ({
+      ...m,
+      serviceJob: jobStatus === null ? null : { status: jobStatus, claimedBy: jobClaimedBy, leaseUntil: jobLeaseUntil },
+    })),
+    total: total?.n ?? 0,
+  };
 }

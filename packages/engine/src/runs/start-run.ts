@@ -13,6 +13,7 @@ import { loadPlan, poolOf } from '../exec/plan';
 import { loadVersion, nestedResolver } from '../meshes/definition';
 import type { Engine } from '../runtime/context';
 import { inputPayload, type RunInput } from './input';
+import { recordRunFailure } from '../ops/record';
 
 /** Which mesh (by id or name), which version (latest by default), and the input. */
 export interface StartRunInput {
@@ -96,5 +97,7 @@ async function recordRejection(
     endedAt: now,
     movedAt: now,
   });
+  // Right after: the run joins its mesh's open `input_rejected` item in the Action Center.
+  await recordRunFailure(engine.db, r.runId, { cause: 'input_rejected', detail: r.err.reason });
   r.err.runId = r.runId;
 }

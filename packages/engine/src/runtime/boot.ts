@@ -40,6 +40,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       vacuumEveryMs: handle.kind === 'pglite' ? 10 * 60_000 : 0,
       analyzeEveryMs: handle.kind === 'pglite' ? 60_000 : 0,
       runAgent: agentRunner(env.variables),
+      variables: env.variables,
       ...(options.log ? { log: options.log } : {}),
     });
     await warnOnRedisDurability(engine);

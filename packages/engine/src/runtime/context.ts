@@ -73,6 +73,8 @@ export interface EngineOptions extends Partial<EngineConfig> {
   log?: Logger;
   /** How agent members run; the built-in demo model only, when absent (see exec/steps.ts). */
   runAgent?: AgentRunner;
+  /** Environment variables that SQL connections and HTTP header secrets name (default none). */
+  variables?: Readonly<Record<string, string | undefined>>;
 }
 
 /** An open engine; `close()` releases Redis and the queues (the database belongs to the caller). */
@@ -87,6 +89,8 @@ export interface Engine {
   readonly plans: PlanCache;
   /** How agent members run. */
   readonly runAgent: AgentRunner;
+  /** Environment variables named by SQL connections and HTTP header secrets; read when a step runs, never logged. */
+  readonly variables: Readonly<Record<string, string | undefined>>;
   /** The queue of a worker pool (created on first use). */
   queue(pool: string): Queue;
   close(): Promise<void>;
@@ -116,7 +120,7 @@ const DEFAULTS: EngineConfig = {
  * server can start while Redis is down. Use {@link connectEngine} to fail fast instead.
  */
 export function createEngine(options: EngineOptions): Engine {
-  const { db, redisUrl, log = stderrLogger(), runAgent = demoAgent, ...rest } = options;
+  const { db, redisUrl, log = stderrLogger(), runAgent = demoAgent, variables = {}, ...rest } = options;
   const config: EngineConfig = { ...DEFAULTS };
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(config, { [k]: v });
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
@@ -130,6 +134,7 @@ export function createEngine(options: EngineOptions): Engine {
     redis,
     plans: new Map(),
     runAgent,
+    variables,
     queue(pool) {
       let q = queues.get(pool);
       if (!q) {

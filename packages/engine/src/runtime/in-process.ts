@@ -1,15 +1,14 @@
 /** Orchestrator and workers in one process: for the CLI's `run` and the embedded web server. */
-import { sql } from 'drizzle-orm';
-import { rows } from '../sql';
 import type { Engine } from './context';
 import { startOrchestrator } from './orchestrator';
-import { startWorker, type RunningWorker } from './worker';
+import { servePools } from './pools';
 
 /** Options for {@link startInProcess}. */
 export interface InProcessOptions {
   /**
-   * Pools to serve. When absent, every pool any saved mesh version uses (and `default`), checked
-   * again every `poolRefreshMs`, so a mesh saved later with a new pool is served without a restart.
+   * Pools to serve. When absent or empty, every pool any saved mesh version uses (and `default`),
+   * checked again every `poolRefreshMs`, so a mesh saved later with a new pool is served without a
+   * restart (see runtime/pools.ts).
    */
   pools?: readonly string[];
   /** Jobs each pool's worker holds at once (default 64). */
@@ -18,47 +17,15 @@ export interface InProcessOptions {
   poolRefreshMs?: number;
 }
 
-/** Pools named by any saved mesh version, plus `default`. */
-async function savedPools(engine: Engine): Promise<string[]> {
-  const found = await rows<{ pool: string }>(
-    engine.db,
-    sql`select distinct coalesce(m ->> 'pool', 'default') as pool
-          from mesh_versions v, jsonb_array_elements(v.definition -> 'members') m`,
-  );
-  return ['default', ...found.map((r) => r.pool)];
-}
-
 /** Starts an orchestrator and one worker per pool; `close()` stops them all. */
 export function startInProcess(engine: Engine, options: InProcessOptions = {}): { close(): Promise<void> } {
-  const workers = new Map<string, RunningWorker>();
-  const serve = (pools: readonly string[]) => {
-    for (const pool of pools) {
-      if (!workers.has(pool)) workers.set(pool, startWorker(engine, { pool, concurrency: options.concurrency ?? 64 }));
-    }
-  };
-  serve(options.pools && options.pools.length > 0 ? options.pools : ['default']);
-  let timer: NodeJS.Timeout | undefined;
-  let closed = false;
-  if (!options.pools) {
-    const refresh = () => {
-      savedPools(engine)
-        .then((pools) => {
-          if (!closed) serve(pools);
-        })
-        .catch((err: unknown) => engine.log.warn('could not list pools', { error: err instanceof Error ? err.message : String(err) }))
-        .finally(() => {
-          if (!closed) timer = setTimeout(refresh, options.poolRefreshMs ?? 5_000);
-        });
-    };
-    refresh();
-  }
+  const selection = options.pools && options.pools.length > 0 ? options.pools : 'saved';
+  const workers = servePools(engine, selection, { concurrency: options.concurrency ?? 64, refreshMs: options.poolRefreshMs });
   const orchestrator = startOrchestrator(engine);
   return {
     async close() {
-      closed = true;
-      if (timer) clearTimeout(timer);
       await orchestrator.close();
-      await Promise.all([...workers.values()].map((w) => w.close()));
+      await workers.close();
     },
   };
 }

@@ -6,6 +6,8 @@ import { sql } from 'drizzle-orm';
 import type { Engine } from './context';
 import { relayOnce, type RelayCursor } from './relay';
 import { detectStalls, sweepRuns } from './sweep';
+import { sweepParked } from '../services/sweep';
+import { startEventPump } from '../events/pump';
 
 /** A started orchestrator. */
 export interface RunningOrchestrator {
@@ -35,6 +37,7 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
         cursor = (await relayOnce(engine, cursor)).next;
       }
       await sweepRuns(engine);
+      await sweepParked(engine);
       const { vacuumEveryMs, analyzeEveryMs } = engine.config;
       if (vacuumEveryMs > 0 && Date.now() - vacuumedAt >= vacuumEveryMs) {
         vacuumedAt = analyzedAt = Date.now();
@@ -60,6 +63,8 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
     });
   };
   timer = setTimeout(loop, 0);
+  // Live-update events go out on their own loop, never behind a slow pass (events/pump.ts).
+  const pump = startEventPump(engine);
 
   return {
     tick: async () => {
@@ -71,6 +76,7 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
       stopped = true;
       if (timer) clearTimeout(timer);
       await current;
+      await pump.close();
     },
   };
 }

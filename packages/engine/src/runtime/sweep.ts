@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { causeSentence } from '@trellis/mesh/causes';
 import { finalizeRuns } from '../runs/finalize';
+import { recordRunFailure } from '../ops/record';
 import { rows } from '../sql';
 import type { Engine } from './context';
 
@@ -34,5 +35,8 @@ export async function detectStalls(engine: Engine): Promise<string[]> {
            and not exists (select 1 from messages m where m.run_id = runs.id and m.status = 'parked')
      returning id`,
   );
+  // Right after flagging: each stalled run joins its mesh's open `stalled` item (ops/record.ts).
+  const detail = `nothing moved for ${seconds} s; check that workers are running for every pool`;
+  for (const r of flagged) await recordRunFailure(engine.db, r.id, { cause: 'stalled', detail });
   return flagged.map((r) => r.id);
 }

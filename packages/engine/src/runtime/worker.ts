@@ -46,11 +46,15 @@ export interface RunningWorker {
 export function startWorker(engine: Engine, options: WorkerOptions = {}): RunningWorker {
   const pool = options.pool ?? 'default';
   const concurrency = options.concurrency ?? 64;
-  const batcher = new Batcher<Delivery, Outcome>((items) => processBatch(engine, items), {
-    maxBatch: Math.max(concurrency, 1),
-    maxInFlight: engine.config.batchesInFlight,
-  });
   const connection = new Redis(engine.redisUrl, { maxRetriesPerRequest: null });
+  const batcher = new Batcher<Delivery, Outcome>(
+    (items) =>
+      processBatch(engine, items).then((outcomes) => {
+        coalesceWrites(connection);
+        return outcomes;
+      }),
+    { maxBatch: Math.max(concurrency, 1), maxInFlight: engine.config.batchesInFlight },
+  );
   connection.on('error', () => undefined); // the Worker reports connection trouble through its own 'error'
   const worker = new Worker(queueName(pool), (job: Job) => handle(engine, batcher, job), {
     connection,
@@ -69,6 +73,20 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
       await connection.quit().catch(() => connection.disconnect());
     },
   };
+}
+
+/**
+ * Holds the worker connection's writes until the end of this turn of the event loop. A batch's
+ * outcomes resolve every job of the batch at once, and BullMQ then sends one `moveToFinished`
+ * per job: corked, they leave in one `writev` (and reach Redis as one pipelined read) instead of a
+ * write system call each. Measured on a 20,000-way fan-out: socket writes were the largest single
+ * item of the worker's CPU profile. Nothing is reordered or held past `setImmediate`.
+ */
+function coalesceWrites(connection: Redis): void {
+  const socket = connection.stream as { cork?: () => void; uncork?: () => void; writableCorked?: number } | undefined;
+  if (!socket?.cork || !socket.uncork || (socket.writableCorked ?? 0) > 0) return;
+  socket.cork();
+  setImmediate(() => socket.uncork?.());
 }
 
 async function handle(engine: Engine, batcher: Batcher<Delivery, Outcome>, job: Job): Promise<void> {

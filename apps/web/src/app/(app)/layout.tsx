@@ -1,5 +1,6 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { AssistantPanel } from '@/components/assistant/assistant-panel';
 import { NavBar } from '@/components/ui/nav-bar';
 import { currentUser } from '@/server/auth';
 
@@ -13,6 +14,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
     <div className="flex min-h-screen flex-col">
       <NavBar email={user.email} />
       <div className="flex flex-1 flex-col">{children}</div>
+      <AssistantPanel />
     </div>
   );
 }

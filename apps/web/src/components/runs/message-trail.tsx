@@ -1,6 +1,7 @@
 'use client';
 /** The run's messages in publishing order: member, seq, depth, status, attempts and error; a page at a time. */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
 import { useEffect, useRef, useState } from 'react';
 import { inputClass } from '@/components/ui/button';
 import { Pager } from '@/components/ui/pager';
@@ -63,7 +64,17 @@ export function MessageTrail({ runId, live }: { runId: string; live: boolean }) 
                   <td className="px-3 py-1.5 font-mono text-xs">{m.member}</td>
                   <td className="px-3 py-1.5 text-right tabular-nums">{m.seq}</td>
                   <td className="px-3 py-1.5 text-right tabular-nums">{m.depth}</td>
-                  <td className="px-3 py-1.5"><StatusBadge status={m.status} /></td>
+                  <td className="px-3 py-1.5">
+                    <StatusBadge status={m.status} />
+                    {m.status === 'parked' && (
+                      <span className="ml-1 text-xs text-slate-500" data-testid="message-parked" title="Waiting for an outside service or a child run; no worker is held">
+                        {m.serviceJob ? (m.serviceJob.status === 'claimed' ? `claimed${m.serviceJob.claimedBy ? ` by ${m.serviceJob.claimedBy}` : ''}` : `job ${m.serviceJob.status}`) : 'waiting'}
+                      </span>
+                    )}
+                    {m.childRunId && (
+                      <Link href={`/runs/${m.childRunId}`} className="ml-2 text-xs text-sky-700 hover:underline" data-testid="message-child-run">child run</Link>
+                    )}
+                  </td>
                   <td className="px-3 py-1.5 text-right tabular-nums">{m.attempts}</td>
                   <td className="max-w-md px-3 py-1.5 text-red-700">{m.error ?? <span className="text-slate-300">—</span>}</td>
                   <td className="px-3 py-1.5 font-mono text-xs text-slate-400" title={m.id}>{shortId(m.id)}</td>

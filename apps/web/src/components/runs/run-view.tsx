@@ -8,6 +8,7 @@ import { Missing } from '@/components/ui/missing';
 import { errorMessage, isNotFound } from '@/trpc/errors';
 import { useTRPC } from '@/trpc/client';
 import { MessageTrail } from './message-trail';
+import { RunAttempts } from './run-attempts';
 import { RunMesh } from './run-mesh';
 import { RunOutput } from './run-output';
 import { ENDED } from './run-status';
@@ -41,7 +42,14 @@ export function RunView({ runId }: { runId: string }) {
           Started {formatDateTime(r.startedAt ?? r.createdAt)} · {ended ? 'took' : 'running for'} {formatDuration(r.seconds)}
           <span className="ml-2 font-mono text-xs text-slate-400">{r.id}</span>
         </p>
+        {r.parentRunId && (
+          <p className="text-sm text-slate-600" data-testid="run-parent">
+            Child run of a nested-mesh member in{' '}
+            <Link href={`/runs/${r.parentRunId}`} className="font-mono text-xs text-sky-700 hover:underline">run {r.parentRunId}</Link>
+          </p>
+        )}
         <CauseLine status={r.status} cause={r.cause} message={r.causeMessage} done={r.counts.done} />
+        <RunAttempts runId={runId} status={r.status} />
       </header>
 
       <section className="space-y-2" aria-label="progress">

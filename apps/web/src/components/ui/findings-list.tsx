@@ -21,13 +21,14 @@ export function FindingsList({ findings, onSelect }: { findings: readonly Findin
             <span className="font-medium">{f.severity === 'error' ? 'Error' : 'Warning'}</span>
             {f.member && <span className="ml-1.5 rounded bg-white/70 px-1 font-mono text-xs">member {f.member}</span>}
             {f.channel && <span className="ml-1.5 rounded bg-white/70 px-1 font-mono text-xs">channel {f.channel}</span>}
+            {f.field && <span className="ml-1.5 rounded bg-white/70 px-1 font-mono text-xs">field {f.field}</span>}
             <span className="mt-0.5 block">{f.message}</span>
             <span className="mt-0.5 block font-mono text-[11px] opacity-60">{f.code}</span>
           </>
         );
         return (
           <li key={`${f.code}-${f.member ?? ''}-${f.channel ?? ''}-${i}`} data-testid={`finding-${f.code}`}
-            data-member={f.member} data-channel={f.channel} data-severity={f.severity}
+            data-member={f.member} data-channel={f.channel} data-field={f.field} data-severity={f.severity}
             className={`rounded-md border px-2.5 py-1.5 text-sm ${tone}`}>
             {target && onSelect ? (
               <button type="button" className="w-full text-left" onClick={() => onSelect(target)}>

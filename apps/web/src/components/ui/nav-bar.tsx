@@ -2,10 +2,13 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
+import { LiveUpdates } from '@/components/live/live-updates';
 
 const LINKS = [
   { href: '/meshes', label: 'Meshes' },
   { href: '/runs', label: 'Runs' },
+  { href: '/exceptions', label: 'Exceptions' },
+  { href: '/actions', label: 'Action Center', testId: 'nav-actions' },
 ] as const;
 
 export function NavBar({ email }: { email: string }) {
@@ -17,13 +20,14 @@ export function NavBar({ email }: { email: string }) {
       </Link>
       <nav className="flex gap-1 text-sm">
         {LINKS.map((l) => (
-          <Link key={l.href} href={l.href} data-testid={`nav-${l.label.toLowerCase()}`}
+          <Link key={l.href} href={l.href} data-testid={'testId' in l ? l.testId : `nav-${l.label.toLowerCase()}`}
             className={`rounded px-2 py-1 ${path.startsWith(l.href) ? 'bg-slate-100 font-medium text-slate-900' : 'text-slate-600 hover:text-slate-900'}`}>
             {l.label}
           </Link>
         ))}
       </nav>
       <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
+        <LiveUpdates />
         <span data-testid="nav-user">{email}</span>
         <button type="button" onClick={() => void signOut({ callbackUrl: '/signin' })} className="rounded px-2 py-1 hover:bg-slate-100" data-testid="nav-signout">
           Sign out

@@ -12,6 +12,8 @@ export const get = protectedProcedure
       input: z.unknown(),
       output: z.unknown(),
       memberCounts: z.record(z.string(), MemberCountsSchema),
+      /** For a child run of a nested-mesh member: the parent run. */
+      parentRunId: z.string().nullable(),
     }),
   )
   .query(async ({ ctx, input }) => {

@@ -30,6 +30,10 @@ export const messages = protectedProcedure
           createdAt: z.date(),
           startedAt: z.date().nullable(),
           finishedAt: z.date().nullable(),
+          /** The child run a nested-mesh member started for this message. */
+          childRunId: z.string().nullable(),
+          /** The job of an outside-service member: waiting | claimed | done | failed | expired. */
+          serviceJob: z.object({ status: z.string(), claimedBy: z.string().nullable(), leaseUntil: z.date().nullable() }).nullable(),
         }),
       ),
       total: z.number().int(),

@@ -7,7 +7,8 @@ import { MemberShell } from './member-shell';
 export function describeStep(s: Step): string {
   if (s.type === 'split') return `split by ${s.by}`;
   if (s.type === 'map') return `map ${Object.keys(s.fields).length} field${Object.keys(s.fields).length === 1 ? '' : 's'}`;
-  return 'pass';
+  if (s.type === 'email') return 'unpack email';
+  return s.type;
 }
 
 function WorkflowNode({ data }: NodeProps<Node<{ member: WorkflowMember }, 'workflow'>>) {

@@ -39,10 +39,26 @@ export function MemberPanel({ member, takenIds, meshNames, onChange, onRemove }:
           <span className="block text-xs text-slate-500">Receives the run's input. A mesh has exactly one head.</span>
         </span>
       </label>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" className="mt-0.5" checked={member.approval === 'required'} data-testid="member-approval"
+          onChange={(e) => set(withOptional(member, 'approval', e.target.checked ? 'required' : undefined))} />
+        <span>
+          <span className="font-medium text-slate-700">Approval required</span>
+          <span className="block text-xs text-slate-500">Its output waits in the Action Center until a person approves or rejects it.</span>
+        </span>
+      </label>
       <Field label="Description">
         <textarea className={`${inputClass} min-h-16`} value={member.description ?? ''} data-testid="member-description"
           onChange={(e) => set(withOptional(member, 'description', optional(e.target.value)))} />
       </Field>
+      {member.kind !== 'combine' && (
+        <Field label="Worker pool" hint={IdSchema.safeParse(member.pool ?? 'default').success
+          ? 'The pool whose workers run this member; empty means “default”. Start a pool with trellis worker --pool NAME.'
+          : <span className="text-red-700" data-testid="member-pool-error">1–63 letters, digits, “-” or “_”</span>}>
+          <input className={`${inputClass} font-mono`} value={member.pool ?? ''} placeholder="default" data-testid="member-pool"
+            onChange={(e) => set(withOptional(member, 'pool', optional(e.target.value.trim())))} />
+        </Field>
+      )}
       <hr className="border-slate-200" />
       {member.kind === 'workflow' && <WorkflowFields member={member} onChange={set} />}
       {member.kind === 'agent' && <AgentFields member={member} onChange={set} />}
@@ -53,7 +69,7 @@ export function MemberPanel({ member, takenIds, meshNames, onChange, onRemove }:
   );
 }
 
-function withOptional<M extends Member, K extends 'label' | 'head' | 'description'>(m: M, key: K, value: M[K] | undefined): M {
+function withOptional<M extends Member, K extends 'label' | 'head' | 'description' | 'pool' | 'approval'>(m: M, key: K, value: M[K] | undefined): M {
   const copy = { ...m };
   if (value === undefined) delete copy[key];
   else copy[key] = value;

@@ -5,25 +5,39 @@ import { inputClass } from '@/components/ui/button';
 import { Field, optional } from './field';
 
 export function NestedMeshFields({ member, meshNames, onChange }: { member: NestedMeshMember; meshNames: readonly string[]; onChange: (m: NestedMeshMember) => void }) {
+  // A name no longer saved (or not saved yet) stays selectable, so the member keeps its value.
+  const names = meshNames.includes(member.mesh) || member.mesh === '' ? meshNames : [member.mesh, ...meshNames];
   return (
-    <Field label="Mesh to run" hint="The child run uses that mesh's latest saved version; this member waits for it.">
-      <input className={inputClass} list="trellis-mesh-names" value={member.mesh} data-testid="member-mesh"
-        onChange={(e) => onChange({ ...member, mesh: e.target.value })} />
-      <datalist id="trellis-mesh-names">
-        {meshNames.map((n) => <option key={n} value={n} />)}
-      </datalist>
-    </Field>
+    <>
+      <Field label="Mesh to run" hint="Runs as a child run on this member's message, using the mesh's latest saved version when the message arrives; this member is parked until the child run ends.">
+        <select className={inputClass} value={member.mesh} data-testid="member-mesh"
+          onChange={(e) => onChange({ ...member, mesh: e.target.value })}>
+          {member.mesh === '' && <option value="">Choose a saved mesh…</option>}
+          {names.map((n) => <option key={n} value={n}>{meshNames.includes(n) ? n : `${n} (not saved)`}</option>)}
+        </select>
+      </Field>
+      <Field label="Child's answer" hint="Replace: the child run's output becomes the payload. Merge: an object output is spread over this message's payload.">
+        <select className={inputClass} value={member.output ?? 'replace'} data-testid="member-mesh-output"
+          onChange={(e) => {
+            const { output: _o, ...rest } = member;
+            onChange(e.target.value === 'merge' ? { ...rest, output: 'merge' } : rest);
+          }}>
+          <option value="replace">Replace the payload</option>
+          <option value="merge">Merge over the payload</option>
+        </select>
+      </Field>
+    </>
   );
 }
 
 export function ServiceFields({ member, onChange }: { member: ServiceMember; onChange: (m: ServiceMember) => void }) {
   return (
     <>
-      <Field label="Service name" hint="The outside system that claims and completes this step.">
+      <Field label="Service name" hint="The outside system that claims and completes this step; register it with `trellis service add <name>`.">
         <input className={inputClass} value={member.service} data-testid="member-service"
           onChange={(e) => onChange({ ...member, service: e.target.value })} />
       </Field>
-      <Field label="Claim within (seconds)" hint="Fails with “no worker” when nobody claims the job in time. Empty: no limit.">
+      <Field label="Claim within (seconds)" hint="Fails with “no worker” when the service claims no job in time. Empty: 300 s.">
         <input type="number" min={1} step={1} className={inputClass} value={member.claimTimeoutSeconds ?? ''} data-testid="member-claim-timeout"
           onChange={(e) => {
             const { claimTimeoutSeconds: _c, ...rest } = member;

@@ -1,0 +1,70 @@
+/**
+ * Live updates as Server-Sent Events, for signed-in people only. Each SSE message (`event: trellis`)
+ * carries a batch of the engine's events (run status changed, run failed, action item changed,
+ * counts moved) as the orchestrator publishes them on Redis pub/sub; pages refetch what they show.
+ * A comment line every 15 s keeps proxies from closing an idle stream.
+ */
+import { subscribeEvents } from '@trellis/engine/events/subscribe';
+import { currentUser } from '@/server/auth';
+import { getRuntime } from '@/server/runtime';
+
+export const runtime = 'nodejs';
+export const dynamic = 'force-dynamic';
+
+const PING_MS = 15_000;
+
+export async function GET(req: Request): Promise<Response> {
+  const user = await currentUser();
+  if (!user) return Response.json({ reason: 'unauthorized', message: 'sign in to continue' }, { status: 401 });
+  const rt = await getRuntime();
+  const encoder = new TextEncoder();
+  let cleanup: (() => void) | undefined;
+  const stream = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let open = true;
+      const send = (text: string) => {
+        if (!open) return;
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          open = false;
+        }
+      };
+      send('retry: 2000\n: connected\n\n');
+      let stop: (() => Promise<void>) | undefined;
+      const ping = setInterval(() => send(': ping\n\n'), PING_MS);
+      cleanup = () => {
+        if (!open && !stop) return;
+        open = false;
+        clearInterval(ping);
+        void stop?.();
+        stop = undefined;
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      req.signal.addEventListener('abort', () => cleanup?.());
+      try {
+        stop = await subscribeEvents(rt.engine, (events) => send(`event: trellis\ndata: ${JSON.stringify(events)}\n\n`));
+        send('event: ready\ndata: {}\n\n');
+        if (req.signal.aborted) cleanup();
+      } catch (err) {
+        send(`event: failure\ndata: ${JSON.stringify({ message: err instanceof Error ? err.message : String(err) })}\n\n`);
+        cleanup();
+      }
+    },
+    cancel() {
+      cleanup?.();
+    },
+  });
+  return new Response(stream, {
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    },
+  });
+}

@@ -1,0 +1,14 @@
+/** actions.list: Action Center items (failure groups and approval requests) with their runs and history. */
+import { z } from 'zod';
+import { listActionItems } from '@trellis/engine/ops/action-items';
+import { protectedProcedure } from '../../trpc';
+
+export const list = protectedProcedure
+  .input(
+    z.object({
+      state: z.enum(['active', 'resolved', 'all']).default('active'),
+      kind: z.enum(['failure', 'approval']).optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    }),
+  )
+  .query(({ ctx, input }) => listActionItems(ctx.db, input));

@@ -1,0 +1,30 @@
+/**
+ * assistant.ask: one question to the assistant. Answers come from the engine's query functions
+ * (through the built-in intent matcher, or a configured model's tool calls). A re-open comes back
+ * as a `proposal`; it runs only when the next question is an explicit "yes" sent with its token.
+ */
+import { z } from 'zod';
+import { ask as askAssistant } from '@trellis/engine/assistant/ask';
+import { loadAssistantModel } from '@trellis/engine/assistant/env';
+import { protectedProcedure } from '../../trpc';
+
+export const ask = protectedProcedure
+  .input(
+    z.object({
+      question: z.string().trim().min(1, 'question: expected some text').max(2000),
+      confirmToken: z.string().max(4000).optional(),
+    }),
+  )
+  .output(
+    z.object({
+      answer: z.string(),
+      via: z.enum(['matcher', 'model']),
+      intent: z.string(),
+      proposal: z
+        .object({ token: z.string(), summary: z.string(), runIds: z.array(z.string()), version: z.enum(['pinned', 'latest']) })
+        .optional(),
+    }),
+  )
+  .mutation(({ ctx, input }) =>
+    askAssistant(ctx.engine, { question: input.question, userId: ctx.user.id, ...(input.confirmToken ? { confirmToken: input.confirmToken } : {}) }, loadAssistantModel()),
+  );

@@ -1,0 +1,138 @@
+/**
+ * Use case: answer one question of the assistant. Without a model the built-in intent matcher
+ * (intents.ts) picks a query; with a model (env.ts) the model picks queries through tool calls
+ * over the same functions (tools.ts) and never writes SQL. Either way a re-open is only proposed:
+ * the reply states exactly what would happen (N runs, from member M, version) and carries a
+ * confirmation token bound to that action; it runs when the same person answers "yes" with it.
+ */
+import type { Engine } from '../runtime/context';
+import { previewReopen, reopenRuns } from '../runs/reopen-run';
+import { answerApprovals, answerFailures, answerLost, answerStalled, answerWhy, HELP } from './answers';
+import { issueToken, redeemToken, type ReopenAction } from './confirm';
+import type { AssistantModel } from './env';
+import { matchIntent, type Intent, type Window } from './intents';
+import { askModel } from './model';
+import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
+
+/** A question, and the token of the proposal it may be confirming. */
+export interface AskInput {
+  question: string;
+  /** The token of the last proposal; used only when the question is an explicit "yes". */
+  confirmToken?: string;
+  userId: string;
+}
+
+/** A re-open the assistant proposes and waits for a "yes" on. */
+export interface Proposal {
+  token: string;
+  /** Exactly what will happen, e.g. "Re-open 2 runs from member words on the latest saved version (v3)." */
+  summary: string;
+  runIds: string[];
+  version: 'pinned' | 'latest';
+}
+
+/** The assistant's reply. */
+export interface AskReply {
+  answer: string;
+  /** Which path answered. */
+  via: 'matcher' | 'model';
+  /** The query (or action) used, e.g. `failures`, `why`, `reopen`. */
+  intent: string;
+  proposal?: Proposal;
+}
+
+/** Time window start for a window word, and how to say it. */
+export function windowStart(window: Window, now = new Date()): { since: Date; words: string } {
+  const today = startOfTodayUtc(now);
+  if (window === 'yesterday') return { since: new Date(today.getTime() - 86_400_000), words: 'since yesterday (UTC)' };
+  if (window === 'week') return { since: new Date(today.getTime() - 6 * 86_400_000), words: 'in the last 7 days' };
+  return { since: today, words: 'today (UTC)' };
+}
+
+/**
+ * Answers `input.question`. A "yes" with a valid token runs the proposed re-open; a "yes" without
+ * one, or with an expired or foreign token, is answered without doing anything.
+ * @throws Error only for a question longer than 2,000 characters or an empty one.
+ */
+export async function ask(engine: Engine, input: AskInput, model?: AssistantModel): Promise<AskReply> {
+  const question = input.question.trim();
+  if (question.length === 0) throw new Error('question: expected some text');
+  if (question.length > 2000) throw new Error('question: expected at most 2,000 characters');
+  const intent = matchIntent(question);
+  if (intent.kind === 'confirm') return confirm(engine, input);
+  if (model) {
+    try {
+      return await askModel(engine, model, question, (action) => propose(engine, action, input.userId));
+    } catch (err) {
+      // The figures do not depend on the model: answer with the built-in matcher and say why.
+      const why = err instanceof Error ? err.message : String(err);
+      const fallback = await askMatcher(engine, intent, input.userId);
+      return { ...fallback, answer: `(The assistant model ${model.model} could not answer: ${why}. Answered with the built-in matcher.)\n${fallback.answer}` };
+    }
+  }
+  return askMatcher(engine, intent, input.userId);
+}
+
+async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confirm' }>, userId: string): Promise<AskReply> {
+  const reply = (answer: string, name: string, proposal?: Proposal): AskReply => ({ answer, via: 'matcher', intent: name, ...(proposal ? { proposal } : {}) });
+  switch (intent.kind) {
+    case 'failures': {
+      const w = windowStart(intent.window);
+      return reply(answerFailures(await failuresSince(engine.db, w.since), w.words), 'failures');
+    }
+    case 'why':
+      return reply(answerWhy(await whyRunFailed(engine.db, intent.runId), intent.runId), 'why');
+    case 'stalled':
+      return reply(answerStalled(await stalledRuns(engine.db)), 'stalled');
+    case 'lost': {
+      const w = windowStart(intent.window);
+      return reply(answerLost(await lostMessagesSince(engine.db, w.since), w.words), 'lost');
+    }
+    case 'approvals':
+      return reply(answerApprovals(await approvalsWaiting(engine.db)), 'approvals');
+    case 'reopen': {
+      const runIds =
+        intent.runIds.length > 0
+          ? intent.runIds
+          : await reopenableRunIds(engine.db, { ...(intent.meshName ? { meshName: intent.meshName } : {}), ...(intent.member ? { member: intent.member } : {}) });
+      if (runIds.length === 0) {
+        const of = `${intent.meshName ? ` of mesh ${intent.meshName}` : ''}${intent.member ? ` at member ${intent.member}` : ''}`;
+        return reply(`I found no failed or stalled run${of} today to re-open; name the runs by id to re-open older ones.`, 'reopen');
+      }
+      const p = await propose(engine, { kind: 'reopen', runIds, version: intent.version }, userId);
+      return reply(p.text, 'reopen', p.proposal);
+    }
+    case 'help':
+      return reply(HELP, 'help');
+  }
+}
+
+/** Previews a re-open and, when something would be re-opened, issues the token for it. */
+export async function propose(engine: Engine, action: ReopenAction, userId: string): Promise<{ text: string; proposal?: Proposal }> {
+  const preview = await previewReopen(engine.db, { runIds: action.runIds, version: action.version });
+  const refusedLines = preview.refused.slice(0, 5).map((r) => `- ${r.runId}: ${r.reason}`);
+  if (preview.runs === 0) {
+    return { text: ['None of those runs can be re-opened:', ...refusedLines].join('\n') };
+  }
+  const runIds = preview.items.map((i) => i.runId);
+  const proposal: Proposal = { token: issueToken({ kind: 'reopen', runIds, version: action.version }, userId), summary: preview.summary, runIds, version: action.version };
+  const lines = [preview.summary];
+  if (preview.refused.length > 0) lines.push(`${preview.refused.length} other ${preview.refused.length === 1 ? 'run is' : 'runs are'} left out:`, ...refusedLines);
+  lines.push('Reply "yes" to go ahead; anything else cancels.');
+  return { text: lines.join('\n'), proposal };
+}
+
+async function confirm(engine: Engine, input: AskInput): Promise<AskReply> {
+  if (!input.confirmToken) return { answer: 'There is nothing waiting for a yes. Ask me to re-open runs first.', via: 'matcher', intent: 'confirm' };
+  let action: ReopenAction;
+  try {
+    action = redeemToken(input.confirmToken, input.userId);
+  } catch (err) {
+    return { answer: `Nothing was done: ${err instanceof Error ? err.message : String(err)}.`, via: 'matcher', intent: 'confirm' };
+  }
+  const result = await reopenRuns(engine, { runIds: action.runIds, version: action.version, userId: input.userId });
+  const n = result.reopened.length;
+  const lines = [`Re-opened ${n === 1 ? '1 run' : `${n} runs`}${n > 0 ? `: ${result.reopened.map((r) => `${r.runId} (attempt ${r.attempt}, v${r.toVersion})`).join(', ')}` : ''}.`];
+  for (const r of result.refused) lines.push(`- not re-opened ${r.runId}: ${r.reason}`);
+  return { answer: lines.join('\n'), via: 'matcher', intent: 'confirm' };
+}

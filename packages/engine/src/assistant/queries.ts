@@ -1,0 +1,204 @@
+/**
+ * The assistant's questions, one SQL query each. The built-in intent matcher and a configured
+ * model (through tool calls) both answer only from these; nothing here is written by a model.
+ * Every figure an answer shows comes from one of these results.
+ */
+import { sql } from 'drizzle-orm';
+import { causeInfo, isCause } from '@trellis/mesh/causes';
+import { rows, type Queryable } from '../sql';
+
+/** Start of today (UTC midnight) for `now`. */
+export function startOfTodayUtc(now = new Date()): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+/** One mesh and cause among the runs that failed or stalled since a moment. */
+export interface FailureGroup {
+  meshName: string;
+  cause: string;
+  severity: string;
+  /** Runs in the group. */
+  runs: number;
+  /** Members the cause names, most frequent first. */
+  members: string[];
+  /** The newest run's sentence. */
+  sentence: string | null;
+  lastAt: Date;
+  /** Up to three run ids, newest first. */
+  sampleRunIds: string[];
+}
+
+/**
+ * Runs that failed or stalled since `since` (default: today, UTC), grouped by mesh and cause,
+ * largest group first. A run counts where it ended (`ended_at`), a stalled one where it last moved.
+ */
+export async function failuresSince(db: Queryable, since: Date = startOfTodayUtc()): Promise<FailureGroup[]> {
+  const found = await rows<{ mesh_name: string; cause: string; runs: number; members: string[] | null; sentence: string | null; last_at: string; samples: string[] }>(
+    db,
+    sql`select mesh_name, coalesce(cause, status) as cause, count(*)::int as runs,
+               array_remove(array_agg(distinct cause_member), null) as members,
+               (array_agg(cause_message order by coalesce(ended_at, moved_at) desc))[1] as sentence,
+               max(coalesce(ended_at, moved_at))::text as last_at,
+               (array_agg(id order by coalesce(ended_at, moved_at) desc))[1:3] as samples
+          from runs
+         where status in ('failed', 'stalled') and coalesce(ended_at, moved_at) >= ${since.toISOString()}::timestamptz
+         group by mesh_name, coalesce(cause, status)
+         order by count(*) desc, mesh_name, 2`,
+  );
+  return found.map((r) => ({
+    meshName: r.mesh_name,
+    cause: r.cause,
+    severity: isCause(r.cause) ? causeInfo(r.cause).severity : 'unknown',
+    runs: r.runs,
+    members: r.members ?? [],
+    sentence: r.sentence,
+    lastAt: new Date(r.last_at),
+    sampleRunIds: r.samples,
+  }));
+}
+
+/** A message of a failed run that did not finish: dead-lettered or lost, with its own reason. */
+export interface BrokenMessage {
+  id: string;
+  member: string;
+  status: 'dead' | 'lost';
+  attempts: number;
+  error: string | null;
+}
+
+/** Why a run failed: its cause, member, sentence, and its dead-lettered and lost messages. */
+export interface RunFailure {
+  runId: string;
+  meshName: string;
+  meshVersion: number;
+  status: string;
+  cause: string | null;
+  causeMember: string | null;
+  sentence: string | null;
+  /** Dead-lettered and lost messages (up to 20, oldest first). */
+  broken: BrokenMessage[];
+  dead: number;
+  lost: number;
+}
+
+/** Why run `runId` failed (or that it did not), or null when there is no such run. */
+export async function whyRunFailed(db: Queryable, runId: string): Promise<RunFailure | null> {
+  const [r] = await rows<{
+    id: string;
+    mesh_name: string;
+    mesh_version: number;
+    status: string;
+    cause: string | null;
+    cause_member: string | null;
+    cause_message: string | null;
+    dead: number;
+    lost: number;
+    broken: BrokenMessage[] | null;
+  }>(
+    db,
+    sql`select r.id, r.mesh_name, r.mesh_version, r.status, r.cause, r.cause_member, r.cause_message,
+               (select count(*)::int from messages m where m.run_id = r.id and m.status = 'dead') as dead,
+               (select count(*)::int from messages m where m.run_id = r.id and m.status = 'lost') as lost,
+               (select json_agg(json_build_object('id', b.id, 'member', b.member, 'status', b.status, 'attempts', b.attempts, 'error', b.error))
+                  from (select id, member, status, attempts, error from messages m
+                         where m.run_id = r.id and m.status in ('dead', 'lost') order by created_at, id limit 20) b) as broken
+          from runs r where r.id = ${runId}`,
+  );
+  if (!r) return null;
+  return {
+    runId: r.id,
+    meshName: r.mesh_name,
+    meshVersion: r.mesh_version,
+    status: r.status,
+    cause: r.cause,
+    causeMember: r.cause_member,
+    sentence: r.cause_message,
+    broken: r.broken ?? [],
+    dead: r.dead,
+    lost: r.lost,
+  };
+}
+
+/** A stalled run. */
+export interface StalledRun {
+  runId: string;
+  meshName: string;
+  member: string | null;
+  sentence: string | null;
+  /** Last movement. */
+  movedAt: Date;
+  /** Messages still open (pending, running or parked). */
+  open: number;
+}
+
+/** Runs flagged stalled right now, the longest-quiet first (at most 50). */
+export async function stalledRuns(db: Queryable): Promise<StalledRun[]> {
+  const found = await rows<{ id: string; mesh_name: string; cause_member: string | null; cause_message: string | null; moved_at: string; open: number }>(
+    db,
+    sql`select r.id, r.mesh_name, r.cause_member, r.cause_message, r.moved_at::text as moved_at,
+               (select count(*)::int from messages m where m.run_id = r.id and m.status in ('pending', 'running', 'parked')) as open
+          from runs r where r.status = 'stalled' order by r.moved_at limit 50`,
+  );
+  return found.map((r) => ({ runId: r.id, meshName: r.mesh_name, member: r.cause_member, sentence: r.cause_message, movedAt: new Date(r.moved_at), open: r.open }));
+}
+
+/** Lost messages of one mesh and member. */
+export interface LostGroup {
+  meshName: string;
+  member: string;
+  messages: number;
+  runs: number;
+  lastAt: Date;
+}
+
+/** Messages declared lost since `since` (default today, UTC), by mesh and member. */
+export async function lostMessagesSince(db: Queryable, since: Date = startOfTodayUtc()): Promise<LostGroup[]> {
+  const found = await rows<{ mesh_name: string; member: string; messages: number; runs: number; last_at: string }>(
+    db,
+    sql`select r.mesh_name, m.member, count(*)::int as messages, count(distinct m.run_id)::int as runs,
+               max(coalesce(m.finished_at, m.created_at))::text as last_at
+          from messages m join runs r on r.id = m.run_id
+         where m.status = 'lost' and coalesce(m.finished_at, m.created_at) >= ${since.toISOString()}::timestamptz
+         group by r.mesh_name, m.member
+         order by count(*) desc, r.mesh_name, m.member`,
+  );
+  return found.map((r) => ({ meshName: r.mesh_name, member: r.member, messages: r.messages, runs: r.runs, lastAt: new Date(r.last_at) }));
+}
+
+/** Approval requests of one mesh and member still waiting for a person. */
+export interface ApprovalGroup {
+  meshName: string;
+  member: string;
+  waiting: number;
+  oldestAt: Date;
+}
+
+/** Pending approval requests (the `approvals` table), by mesh and member, oldest first. */
+export async function approvalsWaiting(db: Queryable): Promise<ApprovalGroup[]> {
+  const found = await rows<{ mesh_name: string; member: string; waiting: number; oldest_at: string }>(
+    db,
+    sql`select mesh_name, coalesce(member_label, member) as member, count(*)::int as waiting, min(created_at)::text as oldest_at
+          from approvals where status = 'pending'
+         group by mesh_name, coalesce(member_label, member)
+         order by min(created_at)`,
+  );
+  return found.map((r) => ({ meshName: r.mesh_name, member: r.member, waiting: r.waiting, oldestAt: new Date(r.oldest_at) }));
+}
+
+/** Failed or stalled runs a re-open could take: by mesh name and/or failed member, since a moment. */
+export async function reopenableRunIds(
+  db: Queryable,
+  filter: { meshName?: string; member?: string; since?: Date; limit?: number },
+): Promise<string[]> {
+  const found = await rows<{ id: string }>(
+    db,
+    sql`select id from runs
+         where status in ('failed', 'stalled')
+           and (${filter.meshName ?? null}::text is null or mesh_name = ${filter.meshName ?? null})
+           and (${filter.member ?? null}::text is null or cause_member = ${filter.member ?? null})
+           and coalesce(ended_at, moved_at) >= ${(filter.since ?? startOfTodayUtc()).toISOString()}::timestamptz
+         order by coalesce(ended_at, moved_at) desc
+         limit ${Math.min(Math.max(filter.limit ?? 1000, 1), 1000)}`,
+  );
+  return found.map((r) => r.id);
+}

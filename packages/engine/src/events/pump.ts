@@ -1,0 +1,67 @@
+/** Publishing the event outbox on Redis pub/sub (run by the orchestrator every tick). */
+import { sql } from 'drizzle-orm';
+import type { Engine } from '../runtime/context';
+import { rows } from '../sql';
+import { eventsChannel, type EngineEvent, type EngineEventKind } from './outbox';
+
+/** Most events one pass publishes; the rest wait for the next pass. */
+const PAGE = 500;
+
+/**
+ * Reads up to 500 events from the outbox, publishes them as one pub/sub message
+ * `{ events: EngineEvent[] }` on `<prefix>:events`, then deletes exactly those rows: a failed
+ * publish deletes nothing, so every event is published at least once. No transaction stays open
+ * while Redis is asked (the embedded database serves one query at a time). Two orchestrators may
+ * publish an event twice, which costs a subscriber one extra refetch.
+ * @returns how many events it published.
+ */
+export async function pumpEvents(engine: Engine): Promise<number> {
+  const taken = await rows<{ id: number | string; kind: EngineEventKind; run_id: string | null; item_id: string | null; mesh_id: string | null; status: string | null }>(
+    engine.db,
+    sql`select id, kind, run_id, item_id, mesh_id, status from engine_events order by id limit ${PAGE}`,
+  );
+  if (taken.length === 0) return 0;
+  const events: EngineEvent[] = taken.map((e) => ({ kind: e.kind, runId: e.run_id, itemId: e.item_id, meshId: e.mesh_id, status: e.status }));
+  events.push({ kind: 'counts.moved' });
+  await engine.redis.publish(eventsChannel(engine.config.prefix), JSON.stringify({ events }));
+  const ids = `{${taken.map((e) => String(e.id)).join(',')}}`;
+  await engine.db.execute(sql`delete from engine_events where id = any(${ids}::bigint[])`);
+  return taken.length;
+}
+
+/** A running pump loop. */
+export interface RunningPump {
+  close(): Promise<void>;
+}
+
+/**
+ * Pumps the outbox every `everyMs` (default 250) on its own loop, so live updates never wait for a
+ * slow orchestrator pass (a long relay page, a vacuum). A failing pass is logged once per new error.
+ */
+export function startEventPump(engine: Engine, everyMs = 250): RunningPump {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let current: Promise<unknown> = Promise.resolve();
+  let lastProblem = '';
+  const loop = () => {
+    if (stopped) return;
+    current = pumpEvents(engine)
+      .then(() => (lastProblem = ''))
+      .catch((err: unknown) => {
+        const message = err instanceof Error ? err.message : String(err);
+        if (message !== lastProblem) engine.log.warn('event pump failed', { error: message });
+        lastProblem = message;
+      })
+      .finally(() => {
+        if (!stopped) timer = setTimeout(loop, everyMs);
+      });
+  };
+  timer = setTimeout(loop, 0);
+  return {
+    async close() {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await current;
+    },
+  };
+}

@@ -1,0 +1,270 @@
+import { sql } from 'drizzle-orm';
+import { Redis } from 'ioredis';
+import { afterEach, describe, expect, it } from 'vitest';
+import { REDIS_URL, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { decideApproval } from '../approvals/decide';
+import { eventsChannel, type EngineEvent } from '../events/outbox';
+import { pumpEvents } from '../events/pump';
+import { subscribeEvents } from '../events/subscribe';
+import { startInProcess } from '../runtime/in-process';
+import { startRun } from '../runs/start-run';
+import { waitForRun } from '../runs/wait-run';
+import { rows } from '../sql';
+import { detectStalls } from '../runtime/sweep';
+import { actOnItem, listActionItems } from './action-items';
+import { exceptionsFeed } from './exceptions-feed';
+import { searchRuns } from './search-runs';
+
+const mesh = (name: string, members: unknown[], channels: unknown[] = []) => ({ format: 'trellis.mesh/v1', name, members, channels });
+
+const FAILING = mesh(
+  'failing',
+  [
+    { id: 'head', kind: 'workflow', head: true, steps: [{ type: 'pass' }] },
+    { id: 'cut', kind: 'workflow', label: 'Cut words', steps: [{ type: 'split', by: 'word', field: 'missing' }] },
+  ],
+  [{ from: 'head', to: 'cut' }],
+);
+
+const REVIEWED = mesh(
+  'reviewed',
+  [
+    { id: 'head', kind: 'workflow', head: true, steps: [{ type: 'pass' }] },
+    { id: 'review', kind: 'workflow', label: 'Review', approval: 'required', steps: [{ type: 'map', fields: { text: 'text' } }] },
+    { id: 'out', kind: 'workflow', steps: [{ type: 'pass' }] },
+  ],
+  [{ from: 'head', to: 'review' }, { from: 'review', to: 'out' }],
+);
+
+async function addUser(world: TestWorld, id: string, name: string): Promise<void> {
+  await world.engine.db.execute(sql`insert into users (id, email, name, password_hash) values (${id}, ${`${id}@t.local`}, ${name}, 'x')`);
+}
+
+function must<T>(x: T | null | undefined): T {
+  if (x === null || x === undefined) throw new Error('expected a value');
+  return x;
+}
+
+async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const got = await probe();
+    if (got !== undefined) return got;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('ops: action items, approvals, feed, runs search, events', () => {
+  let world: TestWorld | undefined;
+  let runtime: { close(): Promise<void> } | undefined;
+  afterEach(async () => {
+    await runtime?.close();
+    await world?.close();
+    runtime = undefined;
+    world = undefined;
+  });
+
+  it('a failing run opens one item per (mesh, cause) that lists its runs; the event reaches Redis subscribers', async () => {
+    world = await openWorld('postgres', { backoffMs: 20, attempts: 1 });
+    const w = world;
+    await addUser(w, 'u1', 'Ada Ops');
+    const meshId = await saveOrThrow(w, FAILING);
+    const sub = new Redis(REDIS_URL);
+    const seen: EngineEvent[] = [];
+    await sub.subscribe(eventsChannel(w.prefix));
+    sub.on('message', (_ch: string, text: string) => seen.push(...(JSON.parse(text) as { events: EngineEvent[] }).events));
+    try {
+      // The orchestrator (started by startInProcess) pumps the outbox every tick.
+      runtime = startInProcess(w.engine, { pools: ['default'] });
+      const a = await startRun(w.engine, { meshId, input: { text: 'one' } });
+      const b = await startRun(w.engine, { meshId, input: { text: 'two' } });
+      expect((await waitForRun(w.engine.db, a.runId, { timeoutMs: 30_000 })).status).toBe('failed');
+      expect((await waitForRun(w.engine.db, b.runId, { timeoutMs: 30_000 })).status).toBe('failed');
+
+      const items = await listActionItems(w.engine.db);
+      expect(items).toHaveLength(1);
+      const [item] = items;
+      expect(item?.kind).toBe('failure');
+      expect(item?.cause).toBe('step_code_failed');
+      expect(item?.severity).toBe('project');
+      expect(item?.runCount).toBe(2);
+      expect(item?.runs.map((r) => r.id).sort()).toEqual([a.runId, b.runId].sort());
+      expect(item?.sentence).toMatch(/^2 runs failed in step code at Cut words: /);
+      expect(item?.history.map((h) => h.action)).toEqual(['opened']);
+
+      await waitFor(() => (seen.some((e) => e.kind === 'run.failed' && e.runId === a.runId) ? true : undefined));
+      expect(seen.some((e) => e.kind === 'item.changed' && e.itemId === item?.id)).toBe(true);
+
+      // Acting: acknowledge, assign, resolve with a comment; each recorded with who and when.
+      await actOnItem(w.engine.db, { itemId: must(item).id, userId: 'u1', action: 'acknowledge' });
+      await actOnItem(w.engine.db, { itemId: must(item).id, userId: 'u1', action: 'assign', assignee: 'u1' });
+      await expect(actOnItem(w.engine.db, { itemId: must(item).id, userId: 'u1', action: 'resolve', comment: '  ' })).rejects.toThrow(/comment/);
+      await actOnItem(w.engine.db, { itemId: must(item).id, userId: 'u1', action: 'resolve', comment: 'field renamed' });
+      const [after] = await listActionItems(w.engine.db, { state: 'resolved' });
+      expect(after?.assignee).toEqual({ id: 'u1', name: 'Ada Ops' });
+      expect(after?.history.map((h) => [h.action, h.actorName])).toEqual([
+        ['opened', null], ['acknowledged', 'Ada Ops'], ['assigned', 'Ada Ops'], ['resolved', 'Ada Ops'],
+      ]);
+      // A failure after the group was resolved opens a new item.
+      const c = await startRun(w.engine, { meshId, input: { text: 'three' } });
+      await waitForRun(w.engine.db, c.runId, { timeoutMs: 30_000 });
+      const open = await listActionItems(w.engine.db);
+      expect(open.map((i) => i.runs.map((r) => r.id))).toEqual([[c.runId]]);
+    } finally {
+      sub.disconnect();
+    }
+  });
+
+  it('an approval parks the output with no worker waiting; approving continues the run to done with the parked output', async () => {
+    world = await openWorld('postgres');
+    const w = world;
+    await addUser(w, 'u2', 'Bo Reviewer');
+    const meshId = await saveOrThrow(w, REVIEWED);
+    runtime = startInProcess(w.engine, { pools: ['default'] });
+    const { runId } = await startRun(w.engine, { meshId, input: { text: 'keep me' } });
+    const item = await waitFor(async () => (await listActionItems(w.engine.db, { kind: 'approval' }))[0]);
+    expect(item.approval?.status).toBe('pending');
+    expect(item.approval?.preview).toEqual([{ text: 'keep me' }]);
+    const parked = await rows<{ member: string; status: string }>(w.engine.db, sql`select member, status from messages where run_id = ${runId} order by depth`);
+    expect(parked).toEqual([{ member: 'head', status: 'done' }, { member: 'review', status: 'parked' }]);
+    // Parked work is not a stall, and the run does not end while its output waits.
+    await new Promise((r) => setTimeout(r, 1500));
+    expect((await waitForRun(w.engine.db, runId, { timeoutMs: 10 })).status).toBe('running');
+
+    const decided = await decideApproval(w.engine, { approvalId: must(item.approval).id, decision: 'approve', userId: 'u2', comment: 'looks right' });
+    expect(decided).toMatchObject({ runId, status: 'approved', published: 1 });
+    const view = await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 });
+    expect(view.status).toBe('done');
+    expect(view.output).toEqual({ text: 'keep me' });
+    const [rec] = await rows<{ decided_by: string; status: string; decided_at: Date | null }>(w.engine.db, sql`select decided_by, status, decided_at from approvals`);
+    expect(rec?.decided_by).toBe('u2');
+    expect(rec?.decided_at).not.toBeNull();
+    await expect(decideApproval(w.engine, { approvalId: must(item.approval).id, decision: 'approve', userId: 'u2' })).rejects.toThrow(/already approved/);
+    const [resolved] = await listActionItems(w.engine.db, { state: 'resolved', kind: 'approval' });
+    expect(resolved?.history.map((h) => [h.action, h.actorName])).toEqual([['opened', null], ['approved', 'Bo Reviewer']]);
+  });
+
+  it('rejecting fails the run with input_rejected, naming the member, the person and the comment', async () => {
+    world = await openWorld('postgres');
+    const w = world;
+    await addUser(w, 'u3', 'Cy Checker');
+    const meshId = await saveOrThrow(w, REVIEWED);
+    runtime = startInProcess(w.engine, { pools: ['default'] });
+    const { runId } = await startRun(w.engine, { meshId, input: { text: 'wrong' } });
+    const item = await waitFor(async () => (await listActionItems(w.engine.db, { kind: 'approval' }))[0]);
+    await expect(decideApproval(w.engine, { approvalId: must(item.approval).id, decision: 'reject', userId: 'u3' })).rejects.toThrow(/comment/);
+    await decideApproval(w.engine, { approvalId: must(item.approval).id, decision: 'reject', userId: 'u3', comment: 'total is off' });
+    const view = await waitForRun(w.engine.db, runId, { timeoutMs: 5_000 });
+    expect(view.status).toBe('failed');
+    expect(view.cause).toBe('input_rejected');
+    expect(view.causeMember).toBe('review');
+    expect(view.causeMessage).toBe('The run had input rejected at Review: Cy Checker rejected its output: total is off.');
+    expect(view.counts.deadLettered).toBe(1);
+    const failures = await listActionItems(w.engine.db, { kind: 'failure' });
+    expect(failures.map((i) => i.cause)).toEqual(['input_rejected']);
+  });
+
+  it('the stall detector puts stalled runs in their mesh\'s `stalled` item', async () => {
+    world = await openWorld('postgres', { stallAfterMs: 300 });
+    const w = world;
+    const meshId = await saveOrThrow(w, FAILING);
+    // No worker: nothing moves.
+    const { runId } = await startRun(w.engine, { meshId, input: { text: 'idle' } });
+    await new Promise((r) => setTimeout(r, 800));
+    expect(await detectStalls(w.engine)).toEqual([runId]);
+    const items = await listActionItems(w.engine.db);
+    expect(items.map((i) => [i.cause, i.severity, i.runs.map((r) => [r.id, r.status])])).toEqual([['stalled', 'capacity', [[runId, 'stalled']]]]);
+    expect(items[0]?.sentence).toMatch(/^1 run stalled: nothing moved for 0 s/);
+  });
+
+  it('a refused input (a run that fails before it starts) opens an input_rejected item too', async () => {
+    world = await openWorld('postgres');
+    const w = world;
+    const meshId = await saveOrThrow(w, FAILING);
+    const refused = await startRun(w.engine, { meshId, input: { name: 'bad.bin', bytes: new Uint8Array([0x61, 0xff, 0xfe]) } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(Error);
+    const items = await listActionItems(w.engine.db);
+    expect(items.map((i) => [i.cause, i.runCount, i.runs[0]?.inputName])).toEqual([['input_rejected', 1, 'bad.bin']]);
+  });
+
+  it('groups seeded failures per mesh and cause in one query: counts, first/last seen, samples, hourly trend', async () => {
+    world = await openWorld('postgres');
+    const w = world;
+    const base = Date.parse('2026-03-02T10:00:00Z');
+    const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
+    const seed: [string, string, string, string | null, number][] = [
+      // id, mesh, status, cause, minutes after 10:00
+      ['r1', 'm1', 'failed', 'timed_out', 5],
+      ['r2', 'm1', 'failed', 'timed_out', 65],
+      ['r3', 'm1', 'failed', 'timed_out', 70],
+      ['r4', 'm1', 'failed', 'timed_out', 75],
+      ['r5', 'm1', 'failed', 'message_lost', 30],
+      ['r6', 'm2', 'stalled', 'stalled', 130],
+      ['r7', 'm2', 'done', null, 10],
+      ['r8', 'm1', 'failed', 'timed_out', -30], // before the window
+    ];
+    for (const [id, m, status, cause, min] of seed) {
+      await w.engine.db.execute(
+        sql`insert into runs (id, mesh_id, mesh_name, mesh_version, status, cause, cause_member, cause_message, input, created_at, started_at, ended_at, moved_at)
+            values (${id}, ${m}, ${`mesh ${m}`}, 1, ${status}, ${cause}, 'records', ${cause ? `sentence ${id}` : null}, '{}'::jsonb,
+                    ${at(min - 1)}::timestamptz, ${at(min - 1)}::timestamptz, ${status === 'stalled' ? null : at(min)}::timestamptz, ${at(min)}::timestamptz)`,
+      );
+    }
+    const feed = await exceptionsFeed(w.engine.db, { from: new Date(base), to: new Date(base + 3 * 3_600_000) });
+    expect(feed.bucket).toBe('hour');
+    expect(feed.buckets.map((b) => b.toISOString())).toEqual([at(0), at(60), at(120)].map((s) => new Date(s).toISOString()));
+    expect(feed.groups.map((g) => [g.meshId, g.cause, g.severity, g.count, g.trend])).toEqual([
+      ['m1', 'message_lost', 'critical', 1, [1, 0, 0]],
+      ['m1', 'timed_out', 'capacity', 4, [1, 3, 0]],
+      ['m2', 'stalled', 'capacity', 1, [0, 0, 1]],
+    ]);
+    const timed = must(feed.groups[1]);
+    expect(timed.samples.map((s) => s.id)).toEqual(['r4', 'r3', 'r2']);
+    expect(timed.firstSeen.toISOString()).toBe(new Date(at(5)).toISOString());
+    expect(timed.lastSeen.toISOString()).toBe(new Date(at(75)).toISOString());
+    expect(timed.sentence).toBe('4 runs ran out of time at records.');
+
+    // The Runs tab over the same rows: severity, search by id prefix, sort by duration.
+    const capacity = await searchRuns(w.engine.db, { severity: 'capacity' });
+    expect(capacity.items.map((r) => r.id).sort()).toEqual(['r1', 'r2', 'r3', 'r4', 'r6', 'r8']);
+    expect((await searchRuns(w.engine.db, { search: 'r5' })).items.map((r) => r.id)).toEqual(['r5']);
+    const page = await searchRuns(w.engine.db, { meshId: 'm1', sort: 'started', direction: 'asc', limit: 2, offset: 1 });
+    expect(page.total).toBe(6);
+    expect(page.items.map((r) => r.id)).toEqual(['r1', 'r5']);
+  });
+});
+
+describe('event pump', () => {
+  let world: TestWorld | undefined;
+  afterEach(async () => {
+    await world?.close();
+    world = undefined;
+  });
+  it('publishes and deletes outbox rows; nothing is left behind', async () => {
+    world = await openWorld('postgres');
+    const w = world;
+    await w.engine.db.execute(sql`insert into engine_events (kind, run_id) values ('run.status', 'x1'), ('run.failed', 'x2')`);
+    const sub = new Redis(REDIS_URL);
+    const got: EngineEvent[] = [];
+    await sub.subscribe(eventsChannel(w.prefix));
+    sub.on('message', (_c: string, t: string) => got.push(...(JSON.parse(t) as { events: EngineEvent[] }).events));
+    try {
+      expect(await pumpEvents(w.engine)).toBe(2);
+      await waitFor(() => (got.length >= 3 ? true : undefined), 5000);
+      expect(got.map((e) => e.kind)).toEqual(['run.status', 'run.failed', 'counts.moved']);
+      expect(await rows(w.engine.db, sql`select 1 from engine_events`)).toHaveLength(0);
+      expect(await pumpEvents(w.engine)).toBe(0);
+      // The web server's hub (one subscriber connection per engine) hands batches to every listener.
+      const heard: EngineEvent[][] = [];
+      const stop = await subscribeEvents(w.engine, (events) => heard.push(events));
+      await w.engine.db.execute(sql`insert into engine_events (kind, item_id) values ('item.changed', 'i9')`);
+      expect(await pumpEvents(w.engine)).toBe(1);
+      await waitFor(() => (heard.length > 0 ? true : undefined), 5000);
+      expect(heard[0]?.map((e) => [e.kind, e.itemId ?? null])).toEqual([['item.changed', 'i9'], ['counts.moved', null]]);
+      await stop();
+    } finally {
+      sub.disconnect();
+    }
+  });
+});

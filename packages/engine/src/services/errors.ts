@@ -1,0 +1,43 @@
+/** Errors of the outside-service API; `describeError` maps their codes to HTTP statuses. */
+import { EngineError } from '../errors';
+
+/** The API key is missing or does not belong to the named service (HTTP 401). */
+export class ServiceUnauthorizedError extends EngineError {
+  constructor(service: string, missing: boolean) {
+    super(
+      'service_unauthorized',
+      missing
+        ? `service ${service}: no API key given; send it as "Authorization: Bearer <key>"`
+        : `service ${service}: the API key is wrong, or no service of that name is registered`,
+    );
+    this.name = 'ServiceUnauthorizedError';
+  }
+}
+
+/** No job of that id belongs to the service (HTTP 404). */
+export class ServiceJobNotFoundError extends EngineError {
+  constructor(service: string, jobId: string) {
+    super('service_job_not_found', `service ${service} has no job ${jobId}`);
+    this.name = 'ServiceJobNotFoundError';
+  }
+}
+
+/** The job cannot take this call in its state, e.g. completing a job that expired (HTTP 409). */
+export class ServiceJobConflictError extends EngineError {
+  constructor(
+    jobId: string,
+    readonly jobStatus: string,
+    action: string,
+  ) {
+    super('service_job_conflict', `job ${jobId} is ${jobStatus}, so it cannot be ${action}`);
+    this.name = 'ServiceJobConflictError';
+  }
+}
+
+/** A service of that name is registered already (HTTP 409). */
+export class ServiceExistsError extends EngineError {
+  constructor(name: string) {
+    super('service_exists', `a service named ${name} is registered already; remove it first or pick another name`);
+    this.name = 'ServiceExistsError';
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Use case: an outside service gives up on a job. A retryable failure puts the job back for another
+ * claim (while claims stay under the engine's `attempts`); any other fails the run with
+ * `step_code_failed` and a sentence naming the service and its reason.
+ */
+import { sql } from 'drizzle-orm';
+import { deadLetter } from '../process/dead-letter';
+import type { Engine } from '../runtime/context';
+import { rows } from '../sql';
+import { ServiceJobConflictError } from './errors';
+import { readJob } from './complete-job';
+import { authenticateService } from './registry';
+import { registerEngine } from './registry-engine';
+import { serviceFailure } from './sweep';
+import { announceJobs } from './wake';
+
+/** What failing a job did: `waiting` (back for another claim) or `failed` (the run failed). */
+export interface FailJobResult {
+  jobId: string;
+  status: 'waiting' | 'failed';
+  duplicate: boolean;
+}
+
+/**
+ * @throws ServiceUnauthorizedError, ServiceJobNotFoundError, ServiceJobConflictError (the job is
+ *   done or expired already).
+ */
+export async function failJob(
+  engine: Engine,
+  input: { service: string; apiKey: string | null | undefined; jobId: string; reason: string; retryable?: boolean },
+): Promise<FailJobResult> {
+  await authenticateService(engine.db, input.service, input.apiKey);
+  registerEngine(engine);
+  const job = await readJob(engine, input.service, input.jobId);
+  if (job.status === 'failed') return { jobId: job.id, status: 'failed', duplicate: true };
+  if (job.status !== 'waiting' && job.status !== 'claimed') throw new ServiceJobConflictError(job.id, job.status, 'failed');
+  const reason = input.reason.trim().slice(0, 2000) || 'no reason given';
+  if (input.retryable && job.claims < engine.config.attempts) {
+    // Back to waiting, with a fresh claim deadline of the same length as the first.
+    const [back] = await rows<{ id: string }>(
+      engine.db,
+      sql`update service_jobs set status = 'waiting', claimed_by = null, lease_until = null, error = ${reason},
+                 claim_deadline = now() + (claim_deadline - created_at)
+           where id = ${job.id} and status in ('waiting', 'claimed') returning id`,
+    );
+    if (back) {
+      await announceJobs(engine, [input.service]);
+      return { jobId: job.id, status: 'waiting', duplicate: false };
+    }
+  } else {
+    const [won] = await rows<{ id: string }>(
+      engine.db,
+      sql`update service_jobs set status = 'failed', error = ${reason}, finished_at = now()
+           where id = ${job.id} and status in ('waiting', 'claimed') returning id`,
+    );
+    // The sweep dead-letters a failed job whose message is still parked, should this stop here.
+    if (won) {
+      await deadLetter(engine, job.id, serviceFailure(input.service, job.member, reason));
+      return { jobId: job.id, status: 'failed', duplicate: false };
+    }
+  }
+  const now = await readJob(engine, input.service, input.jobId);
+  if (now.status === 'failed') return { jobId: job.id, status: 'failed', duplicate: true };
+  throw new ServiceJobConflictError(job.id, now.status, 'failed');
+}
