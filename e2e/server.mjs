@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 const port = process.argv[2] ?? '3211';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'trellis-e2e-'));
+const prefix = `e2e-${process.pid}`;
 
 // Next's own CLI as our direct child (not through npx), so stopping this script stops the server too.
 const web = path.join(root, 'apps', 'web');
@@ -21,7 +22,7 @@ const child = spawn(process.execPath, [nextBin, 'start', '-p', port, '-H', '127.
     ...process.env,
     DATABASE_URL: '',
     TRELLIS_DATA_DIR: dataDir,
-    TRELLIS_QUEUE_PREFIX: `e2e-${process.pid}`,
+    TRELLIS_QUEUE_PREFIX: prefix,
     TRELLIS_ENGINE: 'in-process',
     TRELLIS_ROOT: root,
     TRELLIS_ADMIN_EMAIL: 'admin@trellis.local',
@@ -36,5 +37,24 @@ process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 child.on('exit', (code) => {
   rmSync(dataDir, { recursive: true, force: true });
-  process.exit(code ?? 0);
+  void removeQueueKeys().finally(() => process.exit(code ?? 0));
 });
+
+/** Deletes this server's BullMQ keys (`<prefix>:*`) so repeated runs leave nothing in Redis. */
+async function removeQueueKeys() {
+  const { Redis } = createRequire(path.join(root, 'packages', 'engine', 'package.json'))('ioredis');
+  const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.unlink(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } catch (err) {
+    console.error(`[e2e] could not remove the ${prefix}:* keys from Redis: ${err instanceof Error ? err.message : err}`);
+  } finally {
+    redis.disconnect();
+  }
+}

@@ -4,7 +4,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/session';
-import { importMesh, startRun } from '../ops/support';
+import { importFailingMesh, startRun } from '../support/api';
 
 async function trpc(page: Page, path: string, input: unknown): Promise<unknown> {
   const res = await page.request.post(`/api/trpc/${path}`, { data: { json: input } });
@@ -18,16 +18,7 @@ async function statusOf(page: Page, runId: string): Promise<string> {
 
 test('the assistant answers "what broke today?" with the right counts and re-opens only after yes', async ({ page }) => {
   await signIn(page);
-  const name = `e2e-assist-${Date.now().toString(36)}`;
-  const meshId = await importMesh(page, {
-    format: 'trellis.mesh/v1',
-    name,
-    members: [
-      { id: 'head', kind: 'workflow', head: true, steps: [{ type: 'pass' }] },
-      { id: 'cut', kind: 'workflow', label: 'Cut words', steps: [{ type: 'split', by: 'word', field: 'missing' }] },
-    ],
-    channels: [{ from: 'head', to: 'cut' }],
-  });
+  const { name, meshId } = await importFailingMesh(page, 'e2e-assist');
   const runs = [await startRun(page, meshId, 'a b'), await startRun(page, meshId, 'c d')];
   await expect.poll(async () => Promise.all(runs.map((r) => statusOf(page, r))), { timeout: 30_000 }).toEqual(['failed', 'failed']);
 

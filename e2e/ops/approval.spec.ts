@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/session';
-import { importMesh, startRun } from './support';
+import { importMesh, startRun } from '../support/api';
 
 test('an approval granted from the Action Center lets the run end done', async ({ page }) => {
   await signIn(page, '/actions');

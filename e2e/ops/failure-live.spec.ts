@@ -5,20 +5,11 @@
  */
 import { expect, test } from '@playwright/test';
 import { signIn } from '../support/session';
-import { importMesh, startRun } from './support';
+import { importFailingMesh, startRun } from '../support/api';
 
 test('a failed run shows up in the feed and the Action Center without reload', async ({ page, context }) => {
   await signIn(page, '/actions');
-  const name = `e2e-failing-${Date.now().toString(36)}`;
-  const meshId = await importMesh(page, {
-    format: 'trellis.mesh/v1',
-    name,
-    members: [
-      { id: 'head', kind: 'workflow', head: true, steps: [{ type: 'pass' }] },
-      { id: 'cut', kind: 'workflow', label: 'Cut words', steps: [{ type: 'split', by: 'word', field: 'missing' }] },
-    ],
-    channels: [{ from: 'head', to: 'cut' }],
-  });
+  const { name, meshId } = await importFailingMesh(page, 'e2e-failing');
 
   const feed = await context.newPage();
   await feed.goto('/exceptions');

@@ -5,7 +5,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/session';
-import { importMesh, startRun } from '../ops/support';
+import { importMesh, startRun } from '../support/api';
 
 const mesh = (name: string, field: string) => ({
   format: 'trellis.mesh/v1',

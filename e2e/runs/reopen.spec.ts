@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { signIn } from '../support/session';
-import { importMesh, startRun } from '../ops/support';
+import { importMesh, startRun } from '../support/api';
 
 const wordSplit = JSON.parse(readFileSync(fileURLToPath(new URL('../../examples/meshes/word-split.json', import.meta.url)), 'utf8')) as {
   name: string;

@@ -16,6 +16,8 @@ import { silentLogger } from '../src/log';
 import { createEngine, type Engine, type EngineConfig, type EngineOptions } from '../src/runtime/context';
 import { saveMesh } from '../src/meshes/save-mesh';
 import { sql } from 'drizzle-orm';
+import { afterEach } from 'vitest';
+import { startInProcess, type InProcessOptions } from '../src/runtime/in-process';
 import { rows, type Queryable } from '../src/sql';
 
 /** Postgres server for tests; a database is created on it per test. */
@@ -106,6 +108,45 @@ export async function openWorld(
       await handle.close();
       await database?.drop();
       await dropPrefix(prefix, redisUrl).catch(() => undefined);
+    },
+  };
+}
+
+/** A test file's worlds: open them and start runtimes on them; each test's are closed after it. */
+export interface Worlds {
+  /** {@link openWorld} (Postgres unless told; the shared Redis unless `redisUrl`), closed after the test. */
+  open(config?: Parameters<typeof openWorld>[1], kind?: 'postgres' | 'pglite', redisUrl?: string): Promise<TestWorld>;
+  /** {@link startInProcess} on the world's engine, closed after the test before any world. */
+  start(world: TestWorld, options?: InProcessOptions): { close(): Promise<void> };
+}
+
+/**
+ * Registers an `afterEach` that closes, in this order, every runtime started and every world opened
+ * during the test (a runtime the test closed itself is not closed twice). Call once per `describe`
+ * (or file).
+ */
+export function useWorlds(): Worlds {
+  let runtimes: { close(): Promise<void> }[] = [];
+  let worlds: TestWorld[] = [];
+  afterEach(async () => {
+    const [r, w] = [runtimes, worlds];
+    runtimes = [];
+    worlds = [];
+    for (const runtime of r.reverse()) await runtime.close();
+    for (const world of w.reverse()) await world.close();
+  });
+  return {
+    async open(config = {}, kind = 'postgres', redisUrl = REDIS_URL) {
+      const world = await openWorld(kind, config, redisUrl);
+      worlds.push(world);
+      return world;
+    },
+    start(world, options) {
+      const inner = startInProcess(world.engine, options);
+      let closing: Promise<void> | undefined;
+      const runtime = { close: () => (closing ??= inner.close()) };
+      runtimes.push(runtime);
+      return runtime;
     },
   };
 }

@@ -1,11 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createServiceClient, TrellisApiError } from '@trellis/sdk';
 import { addService } from '@trellis/engine/services/registry';
-import { startInProcess } from '@trellis/engine/runtime/in-process';
 import { startRun } from '@trellis/engine/runs/start-run';
 import { waitForRun } from '@trellis/engine/runs/wait-run';
 import type { Engine } from '@trellis/engine/runtime/context';
-import { openWorld, saveOrThrow, type TestWorld } from '../../../engine/test/harness';
+import { saveOrThrow, useWorlds } from '../../../engine/test/harness';
 import { appRouter } from '../root';
 import { openApiDocument } from './openapi';
 import { claimRoute, completeRoute, failRoute } from './services';
@@ -37,17 +36,13 @@ function routesFetch(engine: Engine): typeof fetch {
 }
 
 describe('service REST API with the sdk', () => {
-  let world: TestWorld | undefined;
-  afterEach(async () => {
-    await world?.close();
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   it('serves parked jobs through the sdk loop and continues the run with the answers', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const { apiKey } = await addService(world.engine.db, { name: 'records-check' });
     const meshId = await saveOrThrow(world, CHECKED);
-    const runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 1 });
+    const runtime = worlds.start(world, { pools: ['default'], concurrency: 1 });
     const client = createServiceClient({ baseUrl: 'http://trellis.test', service: 'records-check', apiKey, fetch: routesFetch(world.engine) });
     const seen: string[] = [];
     const serving = client.serve(
@@ -76,7 +71,7 @@ describe('service REST API with the sdk', () => {
   }, 60_000);
 
   it('answers 401 for a wrong or missing key, and 400 naming the field for a bad body', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const { apiKey } = await addService(world.engine.db, { name: 'records-check' });
     const fetcher = routesFetch(world.engine);
     const wrong = createServiceClient({ baseUrl: 'http://trellis.test', service: 'records-check', apiKey: 'trs_wrong', fetch: fetcher });
@@ -104,7 +99,7 @@ describe('service REST API with the sdk', () => {
   }, 60_000);
 
   it('lets an admin register a service over tRPC, whose key then claims', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const ctx = { db: world.engine.db, engine: world.engine };
     const admin = appRouter.createCaller({ ...ctx, user: { id: 'u1', email: 'a@x.test', name: 'A', role: 'admin' } });
     const member = appRouter.createCaller({ ...ctx, user: { id: 'u2', email: 'm@x.test', name: 'M', role: 'member' } });

@@ -8,10 +8,8 @@ import { writeFile } from 'node:fs/promises';
 import { hasErrors } from '@trellis/mesh/findings';
 import { validateMesh } from '@trellis/mesh/validate';
 import { InputRejectedError, MeshInvalidError } from '@trellis/engine/errors';
-import { loadPlan } from '@trellis/engine/exec/plan';
 import { loadVersion, nestedResolver } from '@trellis/engine/meshes/definition';
 import { saveMesh } from '@trellis/engine/meshes/save-mesh';
-import { startInProcess } from '@trellis/engine/runtime/in-process';
 import type { Engine } from '@trellis/engine/runtime/context';
 import { getRun, type RunView } from '@trellis/engine/runs/get-run';
 import { startRun } from '@trellis/engine/runs/start-run';
@@ -19,6 +17,7 @@ import { waitForRun } from '@trellis/engine/runs/wait-run';
 import { open, settings } from '../boot';
 import { CliError, EXIT } from '../fail';
 import { readBytes, readText } from '../files';
+import { exitFor, timeoutSeconds, workLocallyUnlessServed } from '../local-run';
 import { importNestedFiles } from '../nested-files';
 import { printSummary, summaryJson } from '../summary';
 import { printFindings } from './validate';
@@ -33,8 +32,7 @@ export interface RunOptions {
 
 /** Runs a mesh on one input file and waits for the result. */
 export async function runCommand(meshFile: string, opts: RunOptions): Promise<number> {
-  const timeoutSeconds = opts.timeout === undefined ? 600 : Number(opts.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new CliError(`--timeout must be a positive number of seconds, not ${opts.timeout}`);
+  const waitSeconds = timeoutSeconds(opts.timeout);
   const env = settings();
   const definition = await readText(meshFile, 'mesh file');
   const bytes = await readBytes(opts.input, 'input file');
@@ -57,19 +55,13 @@ export async function runCommand(meshFile: string, opts: RunOptions): Promise<nu
       printFindings(meshFile, false, findings);
       throw new CliError(`${meshFile} is not valid, so the run did not start`, EXIT.failed);
     }
-    const plan = await loadPlan(engine, saved.meshId, saved.version);
-    // The embedded database belongs to this process alone, so nobody else can work the run.
-    if (!env.databaseUrl || !(await workersPresent(engine, plan.pools))) {
-      local = startInProcess(engine, { pools: plan.pools, concurrency: env.concurrency });
-    }
-    const view = await start(engine, saved.meshId, saved.version, meshFile, opts.input, bytes, timeoutSeconds);
+    local = await workLocallyUnlessServed(engine, env, saved.meshId, saved.version);
+    const view = await start(engine, saved.meshId, saved.version, meshFile, opts.input, bytes, waitSeconds);
     // The summary first, so the run id is shown even when the output file cannot be written.
     if (opts.json) process.stdout.write(`${JSON.stringify(summaryJson(view))}\n`);
     else printSummary(view);
     if (opts.output && view.status === 'done') await writeOutput(opts.output, view.output);
-    if (view.status === 'done') return EXIT.ok;
-    if (!opts.json && view.status === 'running') process.stderr.write(`trellis: still running after ${timeoutSeconds} s\n`);
-    return EXIT.failed;
+    return exitFor(view, opts.json, waitSeconds);
   } finally {
     await local?.close();
     await booted.close();
@@ -91,13 +83,6 @@ async function start(engine: Engine, meshId: string, version: number, meshFile: 
     }
     throw err;
   }
-}
-
-async function workersPresent(engine: Engine, pools: readonly string[]): Promise<boolean> {
-  for (const pool of pools) {
-    if ((await engine.queue(pool).getWorkers()).length === 0) return false;
-  }
-  return true;
 }
 
 /** Writes the leaf payload's `text` exactly as UTF-8 bytes, or the output as JSON when it has no text. */

@@ -5,25 +5,20 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openWorld, saveOrThrow, WORD_SPLIT, type TestWorld } from '../../test/harness';
+import { saveOrThrow, useWorlds, WORD_SPLIT, type TestWorld } from '../../test/harness';
 import { saveMesh } from '../meshes/save-mesh';
-import { startInProcess } from '../runtime/in-process';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { rows } from '../sql';
 import { ask } from './ask';
 
-let world: TestWorld | undefined;
-let runtime: { close(): Promise<void> } | undefined;
 let server: Server | undefined;
+// Registered before the worlds' hook, so it runs after it.
 afterEach(async () => {
-  await runtime?.close();
-  await world?.close();
   if (server) await new Promise((r) => server?.close(r));
-  runtime = undefined;
-  world = undefined;
   server = undefined;
 });
+const worlds = useWorlds();
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const ISO = /\d{4}-\d\d-\d\dT[\d:.]+Z/g;
@@ -71,7 +66,7 @@ const TODAY = sql`date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'
 
 describe('the assistant without a model (intent matcher)', () => {
   it('answers what broke today, why a run failed, stalled, lost and approvals with numbers from the database', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     await seed(world);
     const db = world.engine.db;
 
@@ -141,7 +136,7 @@ const withWords = (field: string) => ({
 
 async function failedRun(w: TestWorld): Promise<{ meshId: string; runId: string }> {
   const meshId = await saveOrThrow(w, withWords('nope'));
-  runtime = startInProcess(w.engine, { pools: ['default'] });
+  worlds.start(w, { pools: ['default'] });
   const { runId } = await startRun(w.engine, { meshId, input: { text: 'one two\nthree' } });
   expect((await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 })).status).toBe('failed');
   const saved = await saveMesh(w.engine.db, { meshId, definition: withWords('text'), baseVersion: 1 });
@@ -155,7 +150,7 @@ async function statusOf(w: TestWorld, runId: string): Promise<string | undefined
 
 describe('re-open through the assistant', () => {
   it('states exactly what it will do and re-opens only on an explicit yes with the matching token', async () => {
-    world = await openWorld('postgres', { attempts: 1 });
+    const world = await worlds.open({ attempts: 1 });
     const { runId } = await failedRun(world);
     const engine = world.engine;
 
@@ -184,7 +179,7 @@ describe('re-open through the assistant', () => {
 
 describe('the assistant with a model (tool calls)', () => {
   it('lets the model call the query tools and propose a re-open; the figures come from the tools', async () => {
-    world = await openWorld('postgres', { attempts: 1 });
+    const world = await worlds.open({ attempts: 1 });
     const { runId } = await failedRun(world);
     const seen: { tools: string[]; toolResults: unknown[] }[] = [];
     server = createServer((req, res) => {

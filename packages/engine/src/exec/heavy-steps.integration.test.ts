@@ -1,13 +1,12 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpStepSchema } from '@trellis/mesh/schema';
-import { PG_ADMIN_URL, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { PG_ADMIN_URL, saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
 import { startFakeOpenAI, type FakeOpenAI } from '../agents/test/fake-openai';
 import { MeshInvalidError, StepError } from '../errors';
 import { agentRunner } from '../runtime/agent-runner';
 import type { EngineOptions } from '../runtime/context';
-import { startInProcess } from '../runtime/in-process';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -57,18 +56,11 @@ afterAll(async () => {
 });
 
 describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
-  afterEach(async () => {
-    await runtime?.close();
-    await world?.close();
-    runtime = undefined;
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   async function open(options: Pick<EngineOptions, 'runAgent' | 'variables'> = {}): Promise<TestWorld> {
-    world = await openWorld('postgres', { backoffMs: 50, ...options });
-    runtime = startInProcess(world.engine, { pools: ['default'] });
+    const world = await worlds.open({ backoffMs: 50, ...options });
+    worlds.start(world, { pools: ['default'] });
     return world;
   }
 

@@ -4,9 +4,8 @@
  * Postgres alike, through the worker pool as a run would.
  */
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
-import { startInProcess } from '../runtime/in-process';
+import { describe, expect, it } from 'vitest';
+import { saveOrThrow, type TestWorld, useWorlds } from '../../test/harness';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -22,14 +21,7 @@ const mesh = (steps: unknown[]) => ({
 const INSERT = 'insert into ledger (id, entry) values ($1, $2::jsonb) returning id';
 
 describe.each(['pglite', 'postgres'] as const)('SQL steps on the trellis connection (%s)', (kind) => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
-  afterEach(async () => {
-    await runtime?.close();
-    await world?.close();
-    runtime = undefined;
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   async function run(w: TestWorld, definition: unknown, input: unknown) {
     const meshId = await saveOrThrow(w, definition);
@@ -39,9 +31,8 @@ describe.each(['pglite', 'postgres'] as const)('SQL steps on the trellis connect
 
   it('refuses an INSERT in a read-only step, writes with a write step, and reads it back, with no URL set', async () => {
     // No variables at all: `trellis` is not an environment variable but the engine's own database.
-    world = await openWorld(kind, { backoffMs: 50, variables: {} });
-    const w = world;
-    runtime = startInProcess(w.engine, { pools: ['default'] });
+    const w = await worlds.open({ backoffMs: 50, variables: {} }, kind);
+    worlds.start(w, { pools: ['default'] });
     const create = 'create table if not exists ledger (id text primary key, entry jsonb not null)';
 
     const createdReadOnly = await run(w, mesh([{ type: 'sql', connection: 'trellis', query: create }]), {});

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
-import { startInProcess } from '../runtime/in-process';
+import { describe, expect, it } from 'vitest';
+import { saveOrThrow, useWorlds } from '../../test/harness';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { rows } from '../sql';
@@ -70,17 +69,13 @@ function chain(n: number): unknown[] {
 }
 
 describe('nested meshes', () => {
-  let world: TestWorld | undefined;
-  afterEach(async () => {
-    await world?.close();
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   it("runs the child on the parent's message and continues the parent with the child's output", async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     await saveOrThrow(world, WORDS);
     const parentId = await saveOrThrow(world, PARENT);
-    const runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 1 });
+    const runtime = worlds.start(world, { pools: ['default'], concurrency: 1 });
     try {
       const { runId } = await startRun(world.engine, { meshId: parentId, input: { payload: { sentence: 'two words' } } });
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 20_000 });
@@ -107,10 +102,10 @@ describe('nested meshes', () => {
   });
 
   it('works the same on the embedded database', async () => {
-    world = await openWorld('pglite');
+    const world = await worlds.open({}, 'pglite');
     await saveOrThrow(world, WORDS);
     const parentId = await saveOrThrow(world, PARENT);
-    const runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 4 });
+    const runtime = worlds.start(world, { pools: ['default'], concurrency: 4 });
     try {
       const { runId } = await startRun(world.engine, { meshId: parentId, input: { payload: { sentence: 'a b c' } } });
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 20_000 });
@@ -122,10 +117,10 @@ describe('nested meshes', () => {
   });
 
   it("fails the parent with the child's cause and names the child run", async () => {
-    world = await openWorld('postgres', { attempts: 1 });
+    const world = await worlds.open({ attempts: 1 });
     await saveOrThrow(world, BROKEN_CHILD);
     const parentId = await saveOrThrow(world, PARENT_OF_BROKEN);
-    const runtime = startInProcess(world.engine, { pools: ['default'] });
+    const runtime = worlds.start(world, { pools: ['default'] });
     try {
       const { runId } = await startRun(world.engine, { meshId: parentId, input: { payload: { text: 'x' } } });
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 20_000 });
@@ -157,9 +152,9 @@ describe('nested meshes', () => {
   });
 
   it(`refuses nesting deeper than ${NESTING_LIMIT} levels with budget_spent`, async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     for (const mesh of chain(NESTING_LIMIT + 1)) await saveOrThrow(world, mesh);
-    const runtime = startInProcess(world.engine, { pools: ['default'] });
+    const runtime = worlds.start(world, { pools: ['default'] });
     try {
       const top = await startRun(world.engine, { meshName: 'level0', input: { payload: { deep: true } } });
       const view = await waitForRun(world.engine.db, top.runId, { timeoutMs: 30_000 });

@@ -1,12 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
-import { REDIS_URL, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { REDIS_URL, saveOrThrow, type TestWorld, useWorlds } from '../../test/harness';
 import { decideApproval } from '../approvals/decide';
 import { eventsChannel, type EngineEvent } from '../events/outbox';
 import { pumpEvents } from '../events/pump';
 import { subscribeEvents } from '../events/subscribe';
-import { startInProcess } from '../runtime/in-process';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { rows } from '../sql';
@@ -56,18 +55,10 @@ async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, t
 }
 
 describe('ops: action items, approvals, feed, runs search, events', () => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
-  afterEach(async () => {
-    await runtime?.close();
-    await world?.close();
-    runtime = undefined;
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   it('a failing run opens one item per (mesh, cause) that lists its runs; the event reaches Redis subscribers', async () => {
-    world = await openWorld('postgres', { backoffMs: 20, attempts: 1 });
-    const w = world;
+    const w = await worlds.open({ backoffMs: 20, attempts: 1 });
     await addUser(w, 'u1', 'Ada Ops');
     const meshId = await saveOrThrow(w, FAILING);
     const sub = new Redis(REDIS_URL);
@@ -76,7 +67,7 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
     sub.on('message', (_ch: string, text: string) => seen.push(...(JSON.parse(text) as { events: EngineEvent[] }).events));
     try {
       // The orchestrator (started by startInProcess) pumps the outbox every tick.
-      runtime = startInProcess(w.engine, { pools: ['default'] });
+      worlds.start(w, { pools: ['default'] });
       const a = await startRun(w.engine, { meshId, input: { text: 'one' } });
       const b = await startRun(w.engine, { meshId, input: { text: 'two' } });
       expect((await waitForRun(w.engine.db, a.runId, { timeoutMs: 30_000 })).status).toBe('failed');
@@ -117,11 +108,10 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
   });
 
   it('an approval parks the output with no worker waiting; approving continues the run to done with the parked output', async () => {
-    world = await openWorld('postgres');
-    const w = world;
+    const w = await worlds.open();
     await addUser(w, 'u2', 'Bo Reviewer');
     const meshId = await saveOrThrow(w, REVIEWED);
-    runtime = startInProcess(w.engine, { pools: ['default'] });
+    worlds.start(w, { pools: ['default'] });
     const { runId } = await startRun(w.engine, { meshId, input: { text: 'keep me' } });
     const item = await waitFor(async () => (await listActionItems(w.engine.db, { kind: 'approval' }))[0]);
     expect(item.approval?.status).toBe('pending');
@@ -146,11 +136,10 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
   });
 
   it('rejecting fails the run with input_rejected, naming the member, the person and the comment', async () => {
-    world = await openWorld('postgres');
-    const w = world;
+    const w = await worlds.open();
     await addUser(w, 'u3', 'Cy Checker');
     const meshId = await saveOrThrow(w, REVIEWED);
-    runtime = startInProcess(w.engine, { pools: ['default'] });
+    worlds.start(w, { pools: ['default'] });
     const { runId } = await startRun(w.engine, { meshId, input: { text: 'wrong' } });
     const item = await waitFor(async () => (await listActionItems(w.engine.db, { kind: 'approval' }))[0]);
     await expect(decideApproval(w.engine, { approvalId: must(item.approval).id, decision: 'reject', userId: 'u3' })).rejects.toThrow(/comment/);
@@ -166,8 +155,7 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
   });
 
   it('the stall detector puts stalled runs in their mesh\'s `stalled` item', async () => {
-    world = await openWorld('postgres', { stallAfterMs: 300 });
-    const w = world;
+    const w = await worlds.open({ stallAfterMs: 300 });
     const meshId = await saveOrThrow(w, FAILING);
     // No worker: nothing moves.
     const { runId } = await startRun(w.engine, { meshId, input: { text: 'idle' } });
@@ -179,8 +167,7 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
   });
 
   it('a refused input (a run that fails before it starts) opens an input_rejected item too', async () => {
-    world = await openWorld('postgres');
-    const w = world;
+    const w = await worlds.open();
     const meshId = await saveOrThrow(w, FAILING);
     const refused = await startRun(w.engine, { meshId, input: { name: 'bad.bin', bytes: new Uint8Array([0x61, 0xff, 0xfe]) } }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(Error);
@@ -189,8 +176,7 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
   });
 
   it('groups seeded failures per mesh and cause in one query: counts, first/last seen, samples, hourly trend', async () => {
-    world = await openWorld('postgres');
-    const w = world;
+    const w = await worlds.open();
     const base = Date.parse('2026-03-02T10:00:00Z');
     const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString();
     const seed: [string, string, string, string | null, number][] = [
@@ -236,14 +222,9 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
 });
 
 describe('event pump', () => {
-  let world: TestWorld | undefined;
-  afterEach(async () => {
-    await world?.close();
-    world = undefined;
-  });
+  const worlds = useWorlds();
   it('publishes and deletes outbox rows; nothing is left behind', async () => {
-    world = await openWorld('postgres');
-    const w = world;
+    const w = await worlds.open();
     await w.engine.db.execute(sql`insert into engine_events (kind, run_id) values ('run.status', 'x1'), ('run.failed', 'x2')`);
     const sub = new Redis(REDIS_URL);
     const got: EngineEvent[] = [];

@@ -5,11 +5,10 @@
  * succeeds ends `done`.
  */
 import { Redis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
-import { REDIS_URL, exactness, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { REDIS_URL, exactness, saveOrThrow, useWorlds } from '../../test/harness';
 import { queueName } from '../bus/queues';
 import type { AgentRunner } from '../runtime/context';
-import { startInProcess } from '../runtime/in-process';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -51,19 +50,12 @@ function expectExponentialBackoff(times: readonly number[]): void {
 }
 
 describe('dead letters', () => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
-  afterEach(async () => {
-    await runtime?.close();
-    await world?.close();
-    runtime = undefined;
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   async function run(definition: unknown, runAgent?: AgentRunner) {
-    world = await openWorld('postgres', { attempts: ATTEMPTS, backoffMs: BACKOFF_MS, ...(runAgent ? { runAgent } : {}) });
+    const world = await worlds.open({ attempts: ATTEMPTS, backoffMs: BACKOFF_MS, ...(runAgent ? { runAgent } : {}) });
     const meshId = await saveOrThrow(world, definition);
-    runtime = startInProcess(world.engine, { pools: ['default'] });
+    worlds.start(world, { pools: ['default'] });
     const { runId } = await startRun(world.engine, { meshId, input: { text: 'some words' } });
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
     return { view, engine: world.engine };

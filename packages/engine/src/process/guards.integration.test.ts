@@ -3,10 +3,9 @@
  * ownership (a forged route is refused before any child row or job exists).
  */
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
 import type { Route } from '../exec/plan';
-import { startInProcess } from '../runtime/in-process';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { rows } from '../sql';
@@ -15,19 +14,12 @@ import { rows } from '../sql';
 const WIDE = Array.from({ length: 2000 }, (_, i) => `w${i}`).join(' ');
 
 describe('publish guards', () => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
-  afterEach(async () => {
-    await runtime?.close();
-    await world?.close();
-    runtime = undefined;
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
-  async function wordSplit(config: Parameters<typeof openWorld>[1], text: string) {
-    world = await openWorld('postgres', config);
+  async function wordSplit(config: Parameters<typeof worlds.open>[0], text: string) {
+    const world = await worlds.open(config);
     const meshId = await saveOrThrow(world, WORD_SPLIT);
-    runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 200 });
+    worlds.start(world, { pools: ['default'], concurrency: 200 });
     const { runId } = await startRun(world.engine, { meshId, input: { text } });
     return waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
   }
@@ -48,7 +40,7 @@ describe('publish guards', () => {
   });
 
   it('refuses a member publishing on a channel it does not own, before anything is written or enqueued', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const { engine } = world;
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'a b\nc' } });
@@ -56,7 +48,7 @@ describe('publish guards', () => {
     const [plan] = [...engine.plans.values()];
     if (!plan) throw new Error('startRun compiled no plan');
     (plan.routes.get('pages') as Route[]).push({ channel: 'lines->words', to: 'words', pool: 'default' });
-    runtime = startInProcess(engine, { pools: ['default'] });
+    worlds.start(world, { pools: ['default'] });
     const view = await waitForRun(engine.db, runId, { timeoutMs: 30_000 });
     expect(view).toMatchObject({ status: 'failed', cause: 'step_code_failed', causeMember: 'pages' });
     expect(view.causeMessage).toMatch(/channel lines->words to words, which it does not own; refused before sending/);

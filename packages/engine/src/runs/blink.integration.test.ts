@@ -1,20 +1,16 @@
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
-import { LICENSES, PG_ADMIN_URL, WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
-import { startInProcess } from '../runtime/in-process';
+import { describe, expect, it } from 'vitest';
+import { LICENSES, PG_ADMIN_URL, WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
 import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
 
 describe('a database blink mid-run', () => {
-  let world: TestWorld | undefined;
-  afterEach(async () => {
-    await world?.close();
-  });
+  const worlds = useWorlds();
 
   it('is retried in place on fresh connections and the run still ends done, exactly', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const meshId = await saveOrThrow(world, WORD_SPLIT);
-    const runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 200 });
+    const runtime = worlds.start(world, { pools: ['default'], concurrency: 200 });
     try {
       const { runId } = await startRun(world.engine, { meshId, input: { bytes: LICENSES } });
       const admin = new pg.Client({ connectionString: PG_ADMIN_URL });

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
 import { InputRejectedError, MeshInvalidError, RedisUnreachableError } from '../errors';
 import { assertRedis } from '../runtime/context';
-import { startInProcess } from '../runtime/in-process';
 import { rows } from '../sql';
 import { getRun } from './get-run';
 import { listMessages } from './list-messages';
@@ -13,30 +12,18 @@ import { waitForRun } from './wait-run';
 const mesh = (members: unknown[], channels: unknown[] = []) => ({ format: 'trellis.mesh/v1', name: 'failing', members, channels });
 
 describe('failures', () => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
-  afterEach(async () => {
-    await runtime?.close();
-    await world?.close();
-    runtime = undefined;
-    world = undefined;
-  });
-
-  function requireWorld(): TestWorld {
-    if (!world) throw new Error('no world opened');
-    return world;
-  }
+  const worlds = useWorlds();
 
   async function runOn(definition: unknown, input: Parameters<typeof startRun>[1]['input'], config = {}) {
-    world = await openWorld('postgres', config);
+    const world = await worlds.open(config);
     const meshId = await saveOrThrow(world, definition);
-    runtime = startInProcess(world.engine);
+    worlds.start(world);
     const { runId } = await startRun(world.engine, { meshId, input });
-    return waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
+    return { view: await waitForRun(world.engine.db, runId, { timeoutMs: 60_000 }), world };
   }
 
   it('refuses to start a mesh with no head with the head_missing finding, not a compile error', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const meshId = await saveOrThrow(world, mesh([{ id: 'lonely', kind: 'workflow', steps: [{ type: 'pass' }] }]));
     const refusal = await startRun(world.engine, { meshId, input: { text: 'x' } }).catch((err: unknown) => err);
     expect(refusal).toBeInstanceOf(MeshInvalidError);
@@ -51,17 +38,17 @@ describe('failures', () => {
       ],
       [{ from: 'head', to: 'cut' }],
     );
-    const view = await runOn(def, { text: 'some words' }, { backoffMs: 50 });
+    const { view, world } = await runOn(def, { text: 'some words' }, { backoffMs: 50 });
     expect(view.status).toBe('failed');
     expect(view.cause).toBe('step_code_failed');
     expect(view.causeMember).toBe('cut');
     expect(view.causeMessage).toContain('Cut words');
     expect(view.counts.deadLettered).toBe(1);
     expect(view.counts.done).toBe(1);
-    const dead = await listMessages(requireWorld().engine.db, { runId: view.id, status: 'dead' });
+    const dead = await listMessages(world.engine.db, { runId: view.id, status: 'dead' });
     expect(dead.items[0]?.error).toMatch(/field missing is missing/);
     // A throwing step is retried (TRELLIS_ATTEMPTS, 3 by default) before it is set aside.
-    expect(dead.items[0]?.attempts).toBe(requireWorld().engine.config.attempts);
+    expect(dead.items[0]?.attempts).toBe(world.engine.config.attempts);
   });
 
   it('fails an agent without a usable model with agent_or_model_missing; the demo model answers', async () => {
@@ -72,14 +59,14 @@ describe('failures', () => {
       ],
       [{ from: 'ask', to: 'real', when: "agent == 'ask'" }],
     );
-    const view = await runOn(def, { payload: { question: 'hi' } });
+    const { view, world } = await runOn(def, { payload: { question: 'hi' } });
     expect(view.cause).toBe('agent_or_model_missing');
-    const done = await listMessages(requireWorld().engine.db, { runId: view.id, member: 'real' });
+    const done = await listMessages(world.engine.db, { runId: view.id, member: 'real' });
     expect(done.items[0]?.payload).toEqual({ question: 'hi', agent: 'ask' });
   });
 
   it('rejects invalid UTF-8 and NUL, recording a failed run with input_rejected', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const bad = startRun(world.engine, { meshId, input: { bytes: new Uint8Array([0x61, 0x62, 0xc3, 0x28]) } });
     await expect(bad).rejects.toThrow(/not valid UTF-8 \(first bad byte at offset 2\)/);
@@ -92,14 +79,14 @@ describe('failures', () => {
   });
 
   it('fails a run that goes deeper than the depth limit with budget_spent', async () => {
-    const view = await runOn(WORD_SPLIT, { text: 'a b\nc' }, { maxDepth: 3 });
+    const { view } = await runOn(WORD_SPLIT, { text: 'a b\nc' }, { maxDepth: 3 });
     expect(view.status).toBe('failed');
     expect(view.cause).toBe('budget_spent');
     expect(view.causeMessage).toMatch(/deeper than 3/);
   });
 
   it('flags a run nobody works on as stalled', async () => {
-    world = await openWorld('postgres', { stallAfterMs: 200, tickMs: 50 });
+    const world = await worlds.open({ stallAfterMs: 200, tickMs: 50 });
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const { runId } = await startRun(world.engine, { meshId, input: { text: 'x' } });
     // No worker: only the orchestrator's loop runs.
@@ -117,12 +104,12 @@ describe('failures', () => {
   });
 
   it('never counts a run done while a message is dead', async () => {
-    const view = await runOn(
+    const { view, world } = await runOn(
       mesh([{ id: 'ask', kind: 'agent', head: true, model: 'nope' }]),
       { payload: {} },
     );
     expect(view.status).toBe('failed');
-    const [row] = await rows<{ n: number }>(requireWorld().engine.db, sql`select count(*)::int as n from runs where status = 'done'`);
+    const [row] = await rows<{ n: number }>(world.engine.db, sql`select count(*)::int as n from runs where status = 'done'`);
     expect(row?.n).toBe(0);
   });
 });

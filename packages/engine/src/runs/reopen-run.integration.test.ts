@@ -1,7 +1,7 @@
 // Re-open from the failed step, against real Postgres and Redis (test/harness.ts).
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { exactness, openWorld, saveOrThrow, WORD_SPLIT, type TestWorld } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { exactness, saveOrThrow, WORD_SPLIT, type TestWorld, useWorlds } from '../../test/harness';
 import { saveMesh } from '../meshes/save-mesh';
 import { startInProcess } from '../runtime/in-process';
 import { startOrchestrator } from '../runtime/orchestrator';
@@ -51,19 +51,12 @@ async function snapshot(world: TestWorld, runId: string): Promise<Snap[]> {
 }
 
 describe('re-open from the failed step', () => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
-  afterEach(async () => {
-    await runtime?.close();
-    await world?.close();
-    runtime = undefined;
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   it('re-opens a failed run on the latest version: done, byte-exact, nothing before the failed step runs again', async () => {
-    world = await openWorld('postgres', { attempts: 1 });
+    const world = await worlds.open({ attempts: 1 });
     const meshId = await saveOrThrow(world, splitMesh('missing'));
-    runtime = startInProcess(world.engine, { pools: ['default'] });
+    worlds.start(world, { pools: ['default'] });
     const { runId } = await startRun(world.engine, { meshId, input: { text: INPUT } });
     const failed = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
     expect(failed).toMatchObject({ status: 'failed', cause: 'step_code_failed', causeMember: 'odd', meshVersion: 1 });
@@ -113,9 +106,9 @@ describe('re-open from the failed step', () => {
   });
 
   it('refuses the latest version when the failed member is gone from it, naming the member', async () => {
-    world = await openWorld('postgres', { attempts: 1 });
+    const world = await worlds.open({ attempts: 1 });
     const meshId = await saveOrThrow(world, splitMesh('missing'));
-    runtime = startInProcess(world.engine, { pools: ['default'] });
+    worlds.start(world, { pools: ['default'] });
     const { runId } = await startRun(world.engine, { meshId, input: { text: INPUT } });
     expect((await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 })).status).toBe('failed');
     await saveMesh(world.engine.db, { meshId, definition: WORD_SPLIT, baseVersion: 1 });
@@ -132,11 +125,11 @@ describe('re-open from the failed step', () => {
   });
 
   it('re-opens runs whose messages were lost on their pinned version (bulk), once the failure has passed', async () => {
-    world = await openWorld('postgres', { relayAfterMs: 200, tickMs: 50, maxRequeues: 0 });
+    const world = await worlds.open({ relayAfterMs: 200, tickMs: 50, maxRequeues: 0 });
     const def = { ...base, members: base.members.map((m) => (m.id === 'words' ? { ...m, pool: 'aux' } : m)) };
     const meshId = await saveOrThrow(world, def);
     // No worker serves `aux` yet: the words wait there.
-    runtime = startInProcess(world.engine, { pools: ['default'] });
+    worlds.start(world, { pools: ['default'] });
     const texts = ['one two\nthree', 'four\nfive six seven\n'];
     const ids: string[] = [];
     for (const text of texts) ids.push((await startRun(world.engine, { meshId, input: { text } })).runId);
@@ -176,7 +169,7 @@ describe('re-open from the failed step', () => {
 
   it('re-opens a stalled run whose job Redis no longer has', async () => {
     // The relay is held back (relayAfterMs 10 min), so only the re-open can put the job back.
-    world = await openWorld('postgres', { stallAfterMs: 200, tickMs: 50, relayAfterMs: 600_000 });
+    const world = await worlds.open({ stallAfterMs: 200, tickMs: 50, relayAfterMs: 600_000 });
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const orchestrator = startOrchestrator(world.engine);
     const { runId } = await startRun(world.engine, { meshId, input: { text: 'a b\nc' } });
@@ -186,7 +179,7 @@ describe('re-open from the failed step', () => {
     await world.engine.queue('default').obliterate({ force: true });
     const reopened = await reopenRun(world.engine, { runId, version: 'pinned' });
     expect(reopened).toMatchObject({ status: 'stalled', members: ['pages'], messages: 1 });
-    runtime = startInProcess(world.engine, { pools: ['default'] });
+    worlds.start(world, { pools: ['default'] });
     // With a 200 ms stall limit a busy machine may flag it stalled again on the way; it still ends done.
     let view = await waitForRun(world.engine.db, runId, { timeoutMs: 20_000 });
     for (const until = Date.now() + 20_000; view.status === 'stalled' && Date.now() < until; ) {

@@ -1,6 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
-import { startInProcess } from '../runtime/in-process';
+import { describe, expect, it } from 'vitest';
+import { saveOrThrow, useWorlds } from '../../test/harness';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
@@ -26,15 +25,12 @@ const ROUTED = {
 };
 
 describe('routing', () => {
-  let world: TestWorld | undefined;
-  afterEach(async () => {
-    await world?.close();
-  });
+  const worlds = useWorlds();
 
   it('follows conditions, serves every pool a saved mesh uses, and collects in seq order', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const meshId = await saveOrThrow(world, ROUTED);
-    const runtime = startInProcess(world.engine, { poolRefreshMs: 100 });
+    const runtime = worlds.start(world, { poolRefreshMs: 100 });
     try {
       const { runId } = await startRun(world.engine, { meshId, input: { text: 'a\nlonger line\nb' } });
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });

@@ -6,6 +6,7 @@ import { runs } from '@trellis/db/schema/runs';
 import { hasErrors } from '@trellis/mesh/findings';
 import { validateMesh } from '@trellis/mesh/validate';
 import { enqueue } from '../bus/queues';
+import { recordEvents } from '../events/outbox';
 import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../errors';
 import { causeSentence } from '@trellis/mesh/causes';
 import { headMessageId, uuidv7 } from '../ids';
@@ -71,6 +72,8 @@ export async function startRun(engine: Engine, input: StartRunInput): Promise<{ 
       movedAt: now,
     });
     await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
+    // Live pages (the Runs tab) learn of the new run from the event outbox, like every other change.
+    await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.id, status: 'running' }]);
   });
   await enqueue(engine, [{ pool, runId, messageId, member: plan.head.id }]);
   return { runId, messageId };

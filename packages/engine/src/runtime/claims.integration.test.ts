@@ -7,18 +7,7 @@
 import { QueueEvents } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  LICENSES,
-  REDIS_URL,
-  WORD_SPLIT,
-  exactness,
-  openWorld,
-  saveOrThrow,
-  spawnWorker,
-  stopWorkers,
-  type TestWorld,
-  type WorkerProcess,
-} from '../../test/harness';
+import { LICENSES, REDIS_URL, WORD_SPLIT, exactness, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess, useWorlds } from '../../test/harness';
 import { queueName } from '../bus/queues';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -46,31 +35,30 @@ async function doneCount(world: TestWorld, runId: string): Promise<number> {
 }
 
 describe('claims and the outbox across worker processes', () => {
-  let world: TestWorld | undefined;
+  const worlds = useWorlds();
   let workers: WorkerProcess[] = [];
   let orchestrator: RunningOrchestrator | undefined;
   let events: QueueEvents | undefined;
+  // Registered after the worlds' hook, so it runs before it: processes and listeners stop before their world closes.
   afterEach(async () => {
     await stopWorkers(workers);
     workers = [];
     await orchestrator?.close();
     await events?.close();
-    await world?.close();
     orchestrator = undefined;
     events = undefined;
-    world = undefined;
   });
 
   it('a killed worker and a frozen one lose their claims; others take the same ids and the run ends exact', { timeout: 150_000 }, async () => {
     // The relay is part of the story: a worker killed after a commit but before its addBulk leaves
     // rows without jobs, which only the relay turns into jobs.
-    world = await openWorld('postgres', { tickMs: 500, relayAfterMs: 1_000 });
+    const world = await worlds.open({ tickMs: 500, relayAfterMs: 1_000 });
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     events = new QueueEvents(queueName('default'), { connection: { url: REDIS_URL }, prefix: world.prefix });
     const stalled = new Set<string>();
     events.on('stalled', ({ jobId }) => stalled.add(jobId));
     await events.waitUntilReady();
-    workers = await Promise.all([0, 1, 2].map(() => spawnWorker(world as TestWorld, SHORT_LOCKS)));
+    workers = await Promise.all([0, 1, 2].map(() => spawnWorker(world, SHORT_LOCKS)));
     orchestrator = startOrchestrator(world.engine);
     const [killed, frozen] = workers as [WorkerProcess, WorkerProcess, WorkerProcess];
 
@@ -101,7 +89,7 @@ describe('claims and the outbox across worker processes', () => {
   });
 
   it('a worker killed between its commit and adding the jobs: the relay adds them, nothing lost or doubled', async () => {
-    world = await openWorld('postgres', { tickMs: 200, relayAfterMs: 500 });
+    const world = await worlds.open({ tickMs: 200, relayAfterMs: 500 });
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const crasher = await spawnWorker(world, { ...SHORT_LOCKS, TRELLIS_TEST_CRASH_AFTER_COMMIT: '1' });
     workers = [crasher];

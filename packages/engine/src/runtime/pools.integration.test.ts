@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openWorld, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess } from '../../test/harness';
+import { saveOrThrow, spawnWorker, stopWorkers, useWorlds, type WorkerProcess } from '../../test/harness';
 import { getRun } from '../runs/get-run';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { startInProcess } from './in-process';
 import { parsePools, savedPools, servePools } from './pools';
 
 const def = {
@@ -18,21 +17,17 @@ const def = {
 };
 
 describe('named worker pools (Postgres, Redis)', () => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
+  const worlds = useWorlds();
   const workers: WorkerProcess[] = [];
+  // Registered after the worlds' hook, so it runs before it: worker processes stop before their database goes.
   afterEach(async () => {
     await stopWorkers(workers.splice(0));
-    await runtime?.close();
-    await world?.close();
-    runtime = undefined;
-    world = undefined;
   });
 
   it('leaves a member on pool agents pending until a worker for that pool runs, then completes', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const meshId = await saveOrThrow(world, def);
-    runtime = startInProcess(world.engine, { pools: ['default'] });
+    worlds.start(world, { pools: ['default'] });
     const { runId } = await startRun(world.engine, { meshId, input: { payload: { n: 4 } } });
     await new Promise((r) => setTimeout(r, 2_500));
     expect((await getRun(world.engine.db, runId))?.status).toBe('running');
@@ -47,7 +42,7 @@ describe('named worker pools (Postgres, Redis)', () => {
   });
 
   it('serves every pool saved meshes name with *', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     await saveOrThrow(world, def);
     expect((await savedPools(world.engine)).sort()).toEqual(['agents', 'default']);
     const served = servePools(world.engine, 'saved', { refreshMs: 100 });

@@ -11,28 +11,23 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { sql } from 'drizzle-orm';
-import { LICENSES, WORD_SPLIT, exactness, openWorld, saveOrThrow, startOwnRedis, type OwnRedis, type TestWorld } from '../../test/harness';
+import { LICENSES, WORD_SPLIT, exactness, saveOrThrow, startOwnRedis, useWorlds, type OwnRedis } from '../../test/harness';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { jobKey } from '../bus/queues';
 import { rows, textArray } from '../sql';
 import type { Logger } from '../log';
 import { checkRedisDurability, warnOnRedisDurability } from './context';
-import { startInProcess } from './in-process';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('Redis restarted mid-run', () => {
-  let world: TestWorld | undefined;
-  let runtime: { close(): Promise<void> } | undefined;
   const servers: OwnRedis[] = [];
+  // Registered before the worlds' hook, so it runs after it: the engines let go of a server before it stops.
   afterEach(async () => {
-    await runtime?.close();
-    await world?.close();
     for (const s of servers.splice(0)) await s.close();
-    runtime = undefined;
-    world = undefined;
   });
+  const worlds = useWorlds();
 
   /**
    * Kills the private Redis mid-run and starts it again; checks the run ends done and exact, and
@@ -42,9 +37,9 @@ describe('Redis restarted mid-run', () => {
   async function restartMidRun(port: number, args: string[]) {
     const redis = await startOwnRedis(port, args);
     servers.push(redis);
-    world = await openWorld('postgres', { tickMs: 500, relayAfterMs: 1_000, lockDurationMs: 3_000, stalledIntervalMs: 1_000 }, redis.url);
+    const world = await worlds.open({ tickMs: 500, relayAfterMs: 1_000, lockDurationMs: 3_000, stalledIntervalMs: 1_000 }, 'postgres', redis.url);
     const meshId = await saveOrThrow(world, WORD_SPLIT);
-    runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 200 });
+    worlds.start(world, { pools: ['default'], concurrency: 200 });
     const doc = LICENSES.subarray(0, LICENSES.indexOf(0x0c, LICENSES.indexOf(0x0c) + 1) + 1); // two pages
     const { runId } = await startRun(world.engine, { meshId, input: { bytes: doc } });
     const db = world.engine.db;
@@ -105,7 +100,7 @@ describe('Redis restarted mid-run', () => {
 
     const warned: string[] = [];
     const log: Logger = { info: () => undefined, warn: (m) => void warned.push(m), error: () => undefined };
-    world = await openWorld('postgres', {}, risky.url);
+    const world = await worlds.open({}, 'postgres', risky.url);
     const found = await warnOnRedisDurability({ ...world.engine, log });
     expect(found.checked).toBe(true);
     expect(warned).toEqual([

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { describe, expect, it } from 'vitest';
+import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
 import { processBatch } from '../process/batch';
 import { getRun } from '../runs/get-run';
 import { startRun } from '../runs/start-run';
@@ -9,14 +9,10 @@ import { startInProcess } from './in-process';
 import { relayOnce } from './relay';
 
 describe('outbox relay and redelivery', () => {
-  let world: TestWorld | undefined;
-  afterEach(async () => {
-    await world?.close();
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   it('re-adds a job Redis lost, with the same id, and the run then completes', async () => {
-    world = await openWorld('postgres', { relayAfterMs: 0 });
+    const world = await worlds.open({ relayAfterMs: 0 });
     const { engine } = world;
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'lost and found\n' } });
@@ -35,7 +31,7 @@ describe('outbox relay and redelivery', () => {
   });
 
   it('declares a message lost after too many re-adds and fails the run with message_lost', async () => {
-    world = await openWorld('postgres', { relayAfterMs: 0, maxRequeues: 2 });
+    const world = await worlds.open({ relayAfterMs: 0, maxRequeues: 2 });
     const { engine } = world;
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'gone' } });
@@ -51,7 +47,7 @@ describe('outbox relay and redelivery', () => {
   });
 
   it('cancels the open messages of a failed run instead of re-adding or losing them', async () => {
-    world = await openWorld('postgres', { relayAfterMs: 0, maxRequeues: 0 });
+    const world = await worlds.open({ relayAfterMs: 0, maxRequeues: 0 });
     const { engine } = world;
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'stopped' } });
@@ -66,7 +62,7 @@ describe('outbox relay and redelivery', () => {
   });
 
   it('acknowledges a redelivered message without doing its work twice', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const { engine } = world;
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'one two\nthree' } });

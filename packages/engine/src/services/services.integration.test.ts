@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
-import { openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
-import { startInProcess } from '../runtime/in-process';
+import { describe, expect, it } from 'vitest';
+import { saveOrThrow, type TestWorld, useWorlds } from '../../test/harness';
 import { listMessages } from '../runs/list-messages';
 import { reopenRun } from '../runs/reopen-run';
 import { startRun } from '../runs/start-run';
@@ -54,19 +53,15 @@ async function statusOf(world: TestWorld, messageMember: string, runId: string):
 }
 
 describe('outside services', () => {
-  let world: TestWorld | undefined;
-  afterEach(async () => {
-    await world?.close();
-    world = undefined;
-  });
+  const worlds = useWorlds();
 
   it('parks without holding a worker, continues through conditions and the join, and completes idempotently', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const { apiKey } = await addService(world.engine.db, { name: 'records-check' });
     const meshId = await saveOrThrow(world, CHECKED);
     const plainId = await saveOrThrow(world, PLAIN);
     // One job at a time: a worker held by a parked message would block the second run.
-    const runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 1 });
+    const runtime = worlds.start(world, { pools: ['default'], concurrency: 1 });
     try {
       const { runId } = await startRun(world.engine, { meshId, input: { text: 'A-1\nB-2\nA-3' } });
       const jobs = [];
@@ -103,7 +98,7 @@ describe('outside services', () => {
   });
 
   it('refuses a wrong or missing key with a clear error', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     await addService(world.engine.db, { name: 'records-check' });
     await expect(claimJob(world.engine, { service: 'records-check', apiKey: 'trs_wrong' })).rejects.toThrow(ServiceUnauthorizedError);
     await expect(claimJob(world.engine, { service: 'records-check', apiKey: undefined })).rejects.toThrow(/no API key given/);
@@ -111,10 +106,10 @@ describe('outside services', () => {
   });
 
   it('hands a job whose lease lapsed to the next claim, and a service failure fails the run naming the service', async () => {
-    world = await openWorld('postgres');
+    const world = await worlds.open();
     const { apiKey } = await addService(world.engine.db, { name: 'records-check' });
     const meshId = await saveOrThrow(world, SHORT_WAIT);
-    const runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 1 });
+    const runtime = worlds.start(world, { pools: ['default'], concurrency: 1 });
     try {
       const { runId } = await startRun(world.engine, { meshId, input: { payload: { report: 'PR-1' } } });
       const first = await claimJob(world.engine, { service: 'records-check', apiKey, waitSeconds: 10, leaseSeconds: 1, worker: 'a' });
@@ -148,10 +143,10 @@ describe('outside services', () => {
   });
 
   it('puts a job failed as retryable back for another claim, until claims run out', async () => {
-    world = await openWorld('postgres', { attempts: 2 });
+    const world = await worlds.open({ attempts: 2 });
     const { apiKey } = await addService(world.engine.db, { name: 'records-check' });
     const meshId = await saveOrThrow(world, SHORT_WAIT);
-    const runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 1 });
+    const runtime = worlds.start(world, { pools: ['default'], concurrency: 1 });
     try {
       const { runId } = await startRun(world.engine, { meshId, input: { payload: { report: 'PR-3' } } });
       const first = await claimJob(world.engine, { service: 'records-check', apiKey, waitSeconds: 10 });
@@ -171,10 +166,10 @@ describe('outside services', () => {
   });
 
   it('fails a job nobody claims within the claim timeout with no_worker, from the orchestrator', async () => {
-    world = await openWorld('postgres', { tickMs: 200 });
+    const world = await worlds.open({ tickMs: 200 });
     await addService(world.engine.db, { name: 'records-check' });
     const meshId = await saveOrThrow(world, SHORT_WAIT);
-    const runtime = startInProcess(world.engine, { pools: ['default'], concurrency: 1 });
+    const runtime = worlds.start(world, { pools: ['default'], concurrency: 1 });
     try {
       const { runId } = await startRun(world.engine, { meshId, input: { payload: { report: 'PR-2' } } });
       for (let i = 0; i < 50 && (await statusOf(world, 'check', runId))[0] !== 'parked'; i++) await new Promise((r) => setTimeout(r, 100));

@@ -133,6 +133,33 @@ function NumberBox({ value, min, max, testId, onChange }: { value: number; min: 
   );
 }
 
+/** A step's time limit field (10 ms to 10 min, the mesh schema's bounds). */
+function TimeLimitField<S extends { timeoutMs: number }>({ step, id, onChange }: { step: S; id: string; onChange: (s: S) => void }) {
+  return (
+    <Field label="Time limit (ms)">
+      <NumberBox value={step.timeoutMs} min={10} max={600_000} testId={`${id}-timeout`} onChange={(n) => onChange({ ...step, timeoutMs: n })} />
+    </Field>
+  );
+}
+
+/** The payload field a step writes its result into. */
+function IntoField<S extends { into: string }>({ label, step, id, onChange }: { label: string; step: S; id: string; onChange: (s: S) => void }) {
+  return (
+    <Field label={label}>
+      <input className={inputClass} value={step.into} data-testid={`${id}-into`} onChange={(e) => onChange({ ...step, into: e.target.value })} />
+    </Field>
+  );
+}
+
+/** A list of names edited as comma-separated text; empty text is the empty list. */
+function ListField({ label, hint, value, testId, onChange }: { label: string; hint: string; value: readonly string[]; testId: string; onChange: (list: string[]) => void }) {
+  return (
+    <Field label={label} hint={hint}>
+      <input className={inputClass} value={value.join(', ')} data-testid={testId} onChange={(e) => onChange(listOf(e.target.value) ?? [])} />
+    </Field>
+  );
+}
+
 /** Sets or removes one optional key of a step. */
 function withKey<T extends Step, K extends keyof T>(step: T, key: K, next: T[K] | undefined): T {
   const copy = { ...step };
@@ -149,9 +176,7 @@ function CodeSettings({ step, id, onChange }: { step: CodeStep; id: string; onCh
           onChange={(e) => onChange({ ...step, source: e.target.value })} />
       </Field>
       <div className="grid grid-cols-2 gap-2">
-        <Field label="Time limit (ms)">
-          <NumberBox value={step.timeoutMs} min={10} max={600_000} testId={`${id}-timeout`} onChange={(n) => onChange({ ...step, timeoutMs: n })} />
-        </Field>
+        <TimeLimitField step={step} id={id} onChange={onChange} />
         <Field label="Memory limit (MB)">
           <NumberBox value={step.memoryMb} min={8} max={1024} testId={`${id}-memory`} onChange={(n) => onChange({ ...step, memoryMb: n })} />
         </Field>
@@ -179,17 +204,11 @@ function SqlSettings({ step, id, onChange }: { step: SqlStep; id: string; onChan
         <textarea className={`${inputClass} min-h-24 font-mono text-xs`} spellCheck={false} value={step.query} data-testid={`${id}-query`}
           onChange={(e) => onChange({ ...step, query: e.target.value })} />
       </Field>
-      <Field label="Parameters" hint="Payload fields for $1, $2, … in order, comma-separated.">
-        <input className={inputClass} value={step.params.join(', ')} data-testid={`${id}-params`}
-          onChange={(e) => onChange({ ...step, params: listOf(e.target.value) ?? [] })} />
-      </Field>
+      <ListField label="Parameters" hint="Payload fields for $1, $2, … in order, comma-separated." value={step.params} testId={`${id}-params`}
+        onChange={(params) => onChange({ ...step, params })} />
       <div className="grid grid-cols-2 gap-2">
-        <Field label="Rows into field">
-          <input className={inputClass} value={step.into} data-testid={`${id}-into`} onChange={(e) => onChange({ ...step, into: e.target.value })} />
-        </Field>
-        <Field label="Time limit (ms)">
-          <NumberBox value={step.timeoutMs} min={10} max={600_000} testId={`${id}-timeout`} onChange={(n) => onChange({ ...step, timeoutMs: n })} />
-        </Field>
+        <IntoField label="Rows into field" step={step} id={id} onChange={onChange} />
+        <TimeLimitField step={step} id={id} onChange={onChange} />
       </div>
       <label className="flex items-start gap-2 text-sm">
         <input type="checkbox" className="mt-0.5" checked={step.write} data-testid={`${id}-write`} onChange={(e) => onChange({ ...step, write: e.target.checked })} />
@@ -220,10 +239,8 @@ function HttpSettings({ step, id, onChange }: { step: HttpStep; id: string; onCh
         <input className={`${inputClass} font-mono text-xs`} value={step.url} placeholder="https://host/path/{field}" data-testid={`${id}-url`}
           onChange={(e) => onChange({ ...step, url: e.target.value })} />
       </div>
-      <Field label="Allowed hosts" hint="Comma-separated; a request to any other host is refused. Placeholders like {claim.id} are URL-encoded and only allowed after the host.">
-        <input className={inputClass} value={step.allowHosts.join(', ')} data-testid={`${id}-hosts`}
-          onChange={(e) => onChange({ ...step, allowHosts: listOf(e.target.value) ?? [] })} />
-      </Field>
+      <ListField label="Allowed hosts" hint="Comma-separated; a request to any other host is refused. Placeholders like {claim.id} are URL-encoded and only allowed after the host."
+        value={step.allowHosts} testId={`${id}-hosts`} onChange={(allowHosts) => onChange({ ...step, allowHosts })} />
       <div className="space-y-1 text-sm">
         <span className="block font-medium text-slate-700">Headers from secrets</span>
         {headers.map(([name, secret], r) => (
@@ -243,12 +260,8 @@ function HttpSettings({ step, id, onChange }: { step: HttpStep; id: string; onCh
             <input className={inputClass} value={step.body ?? ''} data-testid={`${id}-body`} onChange={(e) => onChange(withKey(step, 'body', optional(e.target.value)))} />
           </Field>
         )}
-        <Field label="Answer into field">
-          <input className={inputClass} value={step.into} data-testid={`${id}-into`} onChange={(e) => onChange({ ...step, into: e.target.value })} />
-        </Field>
-        <Field label="Time limit (ms)">
-          <NumberBox value={step.timeoutMs} min={10} max={600_000} testId={`${id}-timeout`} onChange={(n) => onChange({ ...step, timeoutMs: n })} />
-        </Field>
+        <IntoField label="Answer into field" step={step} id={id} onChange={onChange} />
+        <TimeLimitField step={step} id={id} onChange={onChange} />
       </div>
     </div>
   );

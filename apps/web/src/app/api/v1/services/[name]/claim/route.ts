@@ -4,15 +4,9 @@
  * session. The logic lives in @trellis/api/rest/services.
  */
 import { claimRoute } from '@trellis/api/rest/services';
-import { getRuntime } from '@/server/runtime';
-import { unavailable } from '../../unavailable';
+import { servicePost } from '../../unavailable';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export async function POST(req: Request, ctx: { params: Promise<{ name: string }> }): Promise<Response> {
-  const { name } = await ctx.params;
-  const rt = await getRuntime().catch(() => undefined);
-  if (!rt) return unavailable();
-  return claimRoute(rt.engine, req, name);
-}
+export const POST = servicePost<{ name: string }>((engine, req, { name }) => claimRoute(engine, req, name));

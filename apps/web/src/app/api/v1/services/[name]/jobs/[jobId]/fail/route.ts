@@ -1,14 +1,8 @@
 /** POST /api/v1/services/:name/jobs/:jobId/fail `{ reason, retryable? }` — the service gives up on a job. */
 import { failRoute } from '@trellis/api/rest/services';
-import { getRuntime } from '@/server/runtime';
-import { unavailable } from '../../../../unavailable';
+import { servicePost } from '../../../../unavailable';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-export async function POST(req: Request, ctx: { params: Promise<{ name: string; jobId: string }> }): Promise<Response> {
-  const { name, jobId } = await ctx.params;
-  const rt = await getRuntime().catch(() => undefined);
-  if (!rt) return unavailable();
-  return failRoute(rt.engine, req, name, jobId);
-}
+export const POST = servicePost<{ name: string; jobId: string }>((engine, req, { name, jobId }) => failRoute(engine, req, name, jobId));
