@@ -26,7 +26,24 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** The repository's self-test mesh and corpus. */
 export const WORD_SPLIT = readFileSync(fileURLToPath(new URL('../../../examples/meshes/word-split.json', import.meta.url)), 'utf8');
-export const LICENSES = readFileSync(fileURLToPath(new URL('../../../../shared/corpus/licenses.txt', import.meta.url)));
+
+let licenses: Buffer | undefined;
+/**
+ * `licenses.txt` of the shared corpus (17,721 words), read on first use: from `TRELLIS_CORPUS_DIR`
+ * when set, else from `../shared/corpus` beside the repository.
+ * @throws Error naming the path tried and the variable to set when the file is not there.
+ */
+export function licensesText(): Buffer {
+  if (licenses) return licenses;
+  const dir = process.env.TRELLIS_CORPUS_DIR ?? fileURLToPath(new URL('../../../../shared/corpus', import.meta.url));
+  const file = join(dir, 'licenses.txt');
+  try {
+    licenses = readFileSync(file);
+  } catch (err) {
+    throw new Error(`the test corpus is missing: ${file} (${(err as Error).message}); set TRELLIS_CORPUS_DIR to the folder holding licenses.txt`);
+  }
+  return licenses;
+}
 
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { LICENSES, PG_ADMIN_URL, WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
+import { licensesText, PG_ADMIN_URL, WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
 import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
 
@@ -12,7 +12,7 @@ describe('a database blink mid-run', () => {
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const runtime = worlds.start(world, { pools: ['default'], concurrency: 200 });
     try {
-      const { runId } = await startRun(world.engine, { meshId, input: { bytes: LICENSES } });
+      const { runId } = await startRun(world.engine, { meshId, input: { bytes: licensesText() } });
       const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
       await admin.connect();
       let killed = 0;
@@ -28,7 +28,7 @@ describe('a database blink mid-run', () => {
       expect(killed).toBeGreaterThan(0);
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 90_000 });
       expect(view.status).toBe('done');
-      expect(Buffer.from((view.output as { text: string }).text, 'utf8').equals(LICENSES)).toBe(true);
+      expect(Buffer.from((view.output as { text: string }).text, 'utf8').equals(licensesText())).toBe(true);
       expect(view.counts.done).toBe(view.counts.published);
     } finally {
       await runtime.close();

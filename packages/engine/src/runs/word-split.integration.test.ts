@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LICENSES, WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { licensesText, WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
 import { startInProcess } from '../runtime/in-process';
 import { getRun } from './get-run';
 import { startRun } from './start-run';
@@ -59,9 +59,9 @@ describe.each(['postgres', 'pglite'] as const)('word-split on %s', (kind) => {
   });
 
   it('licenses.txt (17,721 words) round-trips byte for byte with every message done', async () => {
-    const view = await roundTrip(LICENSES);
+    const view = await roundTrip(licensesText());
     expect(view.status).toBe('done');
-    expect(Buffer.from((view.output as { text: string }).text, 'utf8').equals(LICENSES)).toBe(true);
+    expect(Buffer.from((view.output as { text: string }).text, 'utf8').equals(licensesText())).toBe(true);
     expect(view.counts.published).toBeGreaterThan(17_721 + 2_207);
     expect(view.counts.done).toBe(view.counts.published);
     expect(view.counts.delivered).toBe(view.counts.published);

@@ -7,7 +7,7 @@
 import { QueueEvents } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { LICENSES, REDIS_URL, WORD_SPLIT, exactness, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess, useWorlds } from '../../test/harness';
+import { licensesText, REDIS_URL, WORD_SPLIT, exactness, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess, useWorlds } from '../../test/harness';
 import { queueName } from '../bus/queues';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -64,7 +64,7 @@ describe('claims and the outbox across worker processes', () => {
 
     // The first three pages of licenses.txt (~4,000 messages): long enough to be mid-run when the
     // faults hit, short enough for the suite on a shared two-CPU machine.
-    const doc = pages(LICENSES, 3);
+    const doc = pages(licensesText(), 3);
     const { runId } = await startRun(world.engine, { meshId, input: { bytes: doc } });
     while ((await doneCount(world, runId)) < 300) await sleep(20);
     killed.signal('SIGKILL');

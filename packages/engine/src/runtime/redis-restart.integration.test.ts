@@ -11,7 +11,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { sql } from 'drizzle-orm';
-import { LICENSES, WORD_SPLIT, exactness, saveOrThrow, startOwnRedis, useWorlds, type OwnRedis } from '../../test/harness';
+import { licensesText, WORD_SPLIT, exactness, saveOrThrow, startOwnRedis, useWorlds, type OwnRedis } from '../../test/harness';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { jobKey } from '../bus/queues';
@@ -40,7 +40,8 @@ describe('Redis restarted mid-run', () => {
     const world = await worlds.open({ tickMs: 500, relayAfterMs: 1_000, lockDurationMs: 3_000, stalledIntervalMs: 1_000 }, 'postgres', redis.url);
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     worlds.start(world, { pools: ['default'], concurrency: 200 });
-    const doc = LICENSES.subarray(0, LICENSES.indexOf(0x0c, LICENSES.indexOf(0x0c) + 1) + 1); // two pages
+    const text = licensesText();
+    const doc = text.subarray(0, text.indexOf(0x0c, text.indexOf(0x0c) + 1) + 1); // two pages
     const { runId } = await startRun(world.engine, { meshId, input: { bytes: doc } });
     const db = world.engine.db;
     const count = async (where: ReturnType<typeof sql>) =>
