@@ -60,10 +60,12 @@ export function redisTarget(url) {
 /**
  * Makes sure Redis answers at REDIS_URL; starts a local `redis-server` when none answers and one is
  * installed. Exits with a clear message otherwise.
+ * @returns `{ host, port, started }`: `started` is true when this call started the redis-server
+ *   (so the caller may stop it with {@link stopRedisSync}), false when one was running already.
  */
 export async function ensureRedis({ persist }) {
   const { host, port } = redisTarget(process.env.REDIS_URL);
-  if (await portOpen(host, port)) return;
+  if (await portOpen(host, port)) return { host, port, started: false };
   const local = host === '127.0.0.1' || host === 'localhost';
   if (local && has('redis-server')) {
     step(`Starting redis-server on ${host}:${port}`);
@@ -75,13 +77,29 @@ export async function ensureRedis({ persist }) {
     } else args.push('--save', '', '--appendonly', 'no');
     run('redis-server', args);
     for (let i = 0; i < 50 && !(await portOpen(host, port)); i++) await new Promise((r) => setTimeout(r, 100));
-    if (await portOpen(host, port)) return;
+    if (await portOpen(host, port)) return { host, port, started: true };
   }
   console.error(
     `\u2717 Redis is not reachable at ${host}:${port}. Set REDIS_URL to a running Redis, ` +
       'or install one (Debian: apt-get install redis-server; Docker: docker compose -f docker/compose.yml up redis).',
   );
   process.exit(2);
+}
+
+/**
+ * Stops the Redis at host:port with SHUTDOWN (which writes its append-only file first), synchronously
+ * so it also works from a process 'exit' handler: through `redis-cli` when installed, else by sending
+ * the command over TCP from a short Node process. Waits up to 5 s; never throws.
+ */
+export function stopRedisSync(host, port) {
+  if (has('redis-cli')) {
+    spawnSync('redis-cli', ['-h', host, '-p', String(port), 'shutdown'], { stdio: 'ignore', timeout: 5000 });
+    return;
+  }
+  const script =
+    'const s=require("node:net").connect({host:process.argv[1],port:Number(process.argv[2])},()=>s.write("*1\\r\\n$8\\r\\nSHUTDOWN\\r\\n"));' +
+    's.on("error",()=>{});s.on("close",()=>process.exit(0));setTimeout(()=>process.exit(0),4000).unref();';
+  spawnSync(process.execPath, ['-e', script, host, String(port)], { stdio: 'ignore', timeout: 5000 });
 }
 
 /** Spawns a long-running child with inherited output; returns it. */

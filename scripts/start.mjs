@@ -4,11 +4,19 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ensureInstalled, ensureRedis, launch, root, run, step } from './lib.mjs';
+import { ensureInstalled, ensureRedis, launch, root, run, step, stopRedisSync } from './lib.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 ensureInstalled();
-await ensureRedis({ persist: true });
+const redis = await ensureRedis({ persist: true });
+// A redis-server started here is stopped when this process ends, however it ends; one that was
+// running before is left alone.
+if (redis.started) {
+  process.on('exit', () => {
+    console.log(`Stopping the redis-server started on ${redis.host}:${redis.port}`);
+    stopRedisSync(redis.host, redis.port);
+  });
+}
 
 const dataDir = path.join(root, '.data');
 mkdirSync(dataDir, { recursive: true });
@@ -56,17 +64,40 @@ children.push(
 console.log(`\nTrellis is starting on http://localhost:${port}`);
 console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (defaultPassword ? ' with password trellis-admin (set TRELLIS_ADMIN_PASSWORD to choose your own)' : ''));
 
+// Ctrl-C (SIGINT, which the terminal also sends to the children) or SIGTERM is a normal stop: the
+// children are asked to stop, their exit codes (130 after SIGINT) are not failures, and this process
+// exits 0 once all have exited. A child dying on its own stops the others and sets the exit code.
+let stopping = false;
+let failed = false;
+let running = children.length;
 const stop = () => {
-  for (const c of children) c.kill('SIGTERM');
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
 };
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+const onSignal = () => {
+  if (!stopping) console.log('\nStopping Trellis…');
+  stopping = true;
+  stop();
+};
+process.on('SIGINT', onSignal);
+process.on('SIGTERM', onSignal);
 for (const c of children) {
-  c.on('exit', (code) => {
-    if (code && code !== 0) {
-      console.error(`\u2717 a Trellis process exited with code ${code}; stopping the others`);
+  c.on('exit', (code, signal) => {
+    running -= 1;
+    // A child can see the Ctrl-C before this process does: its 130/143 or SIGINT/SIGTERM is a stop too.
+    if (!stopping && (signal === 'SIGINT' || signal === 'SIGTERM' || code === 130 || code === 143)) onSignal();
+    if (!stopping && (signal || (code !== null && code !== 0))) {
+      console.error(`\u2717 a Trellis process exited with ${signal ?? `code ${code}`}; stopping the others`);
+      process.exitCode = code || 1;
+      failed = true;
+      stopping = true;
       stop();
-      process.exitCode = code;
+    }
+    if (running === 0) {
+      if (!failed) {
+        console.log('Trellis stopped.');
+        process.exitCode = 0;
+      }
+      process.exit();
     }
   });
 }

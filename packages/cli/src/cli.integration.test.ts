@@ -1,14 +1,21 @@
 // The `trellis` command as scripts use it: real processes, exit codes and output (DESIGN.md §6).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { dropPrefix } from '../../engine/test/harness';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const mesh = join(root, 'examples/meshes/word-split.json');
 const work = mkdtempSync(join(tmpdir(), 'trellis-cli-'));
+
+// The commands' BullMQ keys and embedded database go when the file is done.
+afterAll(async () => {
+  rmSync(work, { recursive: true, force: true });
+  await dropPrefix(`cli${process.pid}`);
+});
 
 function trellis(args: string[], env: Record<string, string | undefined> = {}) {
   const r = spawnSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'packages/cli/src/main.ts'), ...args], {
@@ -94,6 +101,31 @@ describe('trellis run', () => {
     expect(trellis(['run', mesh]).code).toBe(2);
     expect(trellis(['run', mesh, '--input', 'x', '--timeout', 'soon']).code).toBe(2);
     expect(trellis(['reopen', 'some-run']).code).toBe(2);
+  });
+
+  it('exits 2 with the findings, and no run, for a mesh file that is not JSON or not valid', () => {
+    const input = join(work, 'in.txt');
+    writeFileSync(input, 'x');
+    const notJson = join(work, 'bad.json');
+    writeFileSync(notJson, '{ nope');
+    const r = trellis(['run', notJson, '--input', input]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toContain('error not_json');
+    expect(r.stderr).toContain('bad.json is not a readable trellis.mesh/v1 file');
+    const typo = join(work, 'typo.json');
+    writeFileSync(typo, JSON.stringify({
+      format: 'trellis.mesh/v1',
+      name: 'typo',
+      members: [{ id: 'a', kind: 'agent', model: 'demo', head: true }],
+      channels: [{ from: 'a', to: 'b', when: 'score >' }],
+    }));
+    const j = trellis(['run', typo, '--input', input, '--json']);
+    expect(j.code).toBe(2);
+    const refused = JSON.parse(j.stdout) as { runId: null; status: string; error: { code: string }; findings: { code: string }[] };
+    expect(refused).toMatchObject({ runId: null, status: 'refused', error: { code: 'mesh_invalid' } });
+    expect(refused.findings.map((f) => f.code)).toContain('member_missing');
+    const runs = trellis(['runs', '--json']);
+    expect((JSON.parse(runs.stdout) as { runs: { mesh: string }[] }).runs.filter((x) => x.mesh === 'typo')).toEqual([]);
   });
 
   it('imports a nested mesh from the file beside it and reads an .eml input that is not UTF-8 as bytes', () => {

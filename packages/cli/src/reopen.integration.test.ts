@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { dropPrefix } from '../../engine/test/harness';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'trellis-reopen-'));
@@ -20,7 +21,10 @@ function trellis(args: string[]) {
 }
 
 describe('trellis reopen', () => {
-  afterAll(() => rmSync(work, { recursive: true, force: true }));
+  afterAll(async () => {
+    rmSync(work, { recursive: true, force: true });
+    await dropPrefix(`clireopen${process.pid}`);
+  });
 
   it('re-opens a failed run on the latest version (exit 0, exact output), refuses a done or unknown run (exit 2)', () => {
     const wordSplit = JSON.parse(readFileSync(join(root, 'examples/meshes/word-split.json'), 'utf8')) as { members: { id: string; steps?: unknown[] }[] };

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { dropPrefix } from '../../engine/test/harness';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const work = mkdtempSync(join(tmpdir(), 'trellis-cli-svc-'));
@@ -19,7 +20,10 @@ function trellis(args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(async () => {
+  rmSync(work, { recursive: true, force: true });
+  await dropPrefix(`clisvc${process.pid}`);
+});
 
 describe('trellis service', () => {
   it('adds a service printing its key once, lists it without the key, refuses a taken or bad name, removes it', () => {

@@ -4,20 +4,28 @@
  * tokens, letting the parser say what it expected in their place.
  */
 
-/** A condition that does not parse: the 0-based position, and a message naming what was expected. */
+/**
+ * A condition that does not parse: the 0-based position, and a message naming what was expected.
+ * The message says where for people, 1-based: `expected a value after '==' at character 10` for
+ * position 9; every surface (validation findings, the canvas channel panel, the CLI) shows this
+ * same number.
+ */
 export class ConditionError extends Error {
   /** 0-based UTF-16 offset into the condition where the problem is. */
   readonly position: number;
   /** What the parser expected at `position`, e.g. `expected a value after '=='`. */
   readonly expected: string;
+  /** The message without the position, e.g. `expected a value after '==', found ')'`, for a view that points at the spot itself. */
+  readonly detail: string;
 
   constructor(expected: string, position: number, found?: string, hint?: string) {
     const foundPart = found === undefined ? '' : `, found ${found}`;
     const hintPart = hint === undefined ? '' : ` (${hint})`;
-    super(`${expected}${foundPart} at ${position}${hintPart}`);
+    super(`${expected}${foundPart} at character ${position + 1}${hintPart}`);
     this.name = 'ConditionError';
     this.position = position;
     this.expected = expected;
+    this.detail = `${expected}${foundPart}${hintPart}`;
   }
 }
 

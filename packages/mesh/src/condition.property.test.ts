@@ -107,7 +107,9 @@ function parsesOrConditionError(source: string): void {
     if (!(error instanceof ConditionError)) throw error;
     expect(error.position).toBeGreaterThanOrEqual(0);
     expect(error.position).toBeLessThanOrEqual(source.length);
-    expect(error.message).toMatch(/^expected [\s\S]* at \d+/);
+    expect(error.message).toMatch(/^expected [\s\S]* at character [1-9]\d*/);
+    expect(error.message).toContain(` at character ${error.position + 1}`);
+    expect(error.message.startsWith(error.detail.split(' (')[0] ?? '')).toBe(true);
   }
 }
 

@@ -73,57 +73,57 @@ describe('parseCondition and formatCondition', () => {
 
 describe('parse errors', () => {
   it.each([
-    ['status ==', 9, "expected a value after '==' at 9"],
-    ['amount >= ', 10, "expected a value after '>=' at 10"],
-    ['', 0, "expected a field name or '(' at 0"],
-    ['   ', 3, "expected a field name or '(' at 3"],
-    ['a == 1 and', 10, "expected a field name or '(' after 'and' at 10"],
-    ['a == 1 or )', 10, "expected a field name or '(' after 'or', found ')' at 10"],
+    ['status ==', 9, "expected a value after '==' at character 10"],
+    ['amount >= ', 10, "expected a value after '>=' at character 11"],
+    ['', 0, "expected a field name or '(' at character 1"],
+    ['   ', 3, "expected a field name or '(' at character 4"],
+    ['a == 1 and', 10, "expected a field name or '(' after 'and' at character 11"],
+    ['a == 1 or )', 10, "expected a field name or '(' after 'or', found ')' at character 11"],
     [
       'a = 1',
       2,
-      "expected a comparison operator (== != < <= > >=) after 'a', found '=' at 2 (use '==' to compare)",
+      "expected a comparison operator (== != < <= > >=) after 'a', found '=' at character 3 (use '==' to compare)",
     ],
-    ['a', 1, "expected a comparison operator (== != < <= > >=) after 'a' at 1"],
+    ['a', 1, "expected a comparison operator (== != < <= > >=) after 'a' at character 2"],
     [
       'a == open',
       5,
-      "expected a value after '==', found 'open' at 5 (text needs quotes, like 'open')",
+      "expected a value after '==', found 'open' at character 6 (text needs quotes, like 'open')",
     ],
-    ['a == 1 b == 2', 7, "expected 'and', 'or' or the end of the condition, found 'b' at 7"],
+    ['a == 1 b == 2', 7, "expected 'and', 'or' or the end of the condition, found 'b' at character 8"],
     [
       'a == 1 AND b == 2',
       7,
-      "expected 'and', 'or' or the end of the condition, found 'AND' at 7 (write 'and' in lower case)",
+      "expected 'and', 'or' or the end of the condition, found 'AND' at character 8 (write 'and' in lower case)",
     ],
     [
       'a == 1 && b == 2',
       7,
-      "expected 'and', 'or' or the end of the condition, found '&&' at 7 (use 'and')",
+      "expected 'and', 'or' or the end of the condition, found '&&' at character 8 (use 'and')",
     ],
-    ['(a == 1', 7, "expected 'and', 'or' or ')' at 7 (the '(' at 0 is not closed)"],
-    ['a == 1)', 6, "expected 'and', 'or' or the end of the condition, found ')' at 6"],
-    ["a == 'open", 5, "expected a closing ' for the string at 5"],
+    ['(a == 1', 7, "expected 'and', 'or' or ')' at character 8 (the '(' at character 1 is not closed)"],
+    ['a == 1)', 6, "expected 'and', 'or' or the end of the condition, found ')' at character 7"],
+    ["a == 'open", 5, "expected a closing ' for the string at character 6"],
     [
       "a == 'x\\q'",
       7,
-      "expected an escape (\\\\, \\', \\\", \\n, \\r, \\t, \\b, \\f, \\v, \\0, \\uXXXX or \\u{X}) after '\\', found '\\q' at 7",
+      "expected an escape (\\\\, \\', \\\", \\n, \\r, \\t, \\b, \\f, \\v, \\0, \\uXXXX or \\u{X}) after '\\', found '\\q' at character 8",
     ],
     ["a == '\\u12'", 6, undefined],
-    ['a. == 1', 2, "expected a field name after '.', found ' ' at 2"],
-    ['true == 1', 0, "expected a field name or '(', found 'true' at 0"],
-    ["'x' == a", 0, "expected a field name or '(', found the string 'x' at 0"],
-    ['1 == a', 0, "expected a field name or '(', found the number 1 at 0"],
+    ['a. == 1', 2, "expected a field name after '.', found ' ' at character 3"],
+    ['true == 1', 0, "expected a field name or '(', found 'true' at character 1"],
+    ["'x' == a", 0, "expected a field name or '(', found the string 'x' at character 1"],
+    ['1 == a', 0, "expected a field name or '(', found the number 1 at character 1"],
     ['a == b.c', 5, undefined],
     ['a == 1e999', 5, undefined],
-    ['a == -', 5, "expected a value after '==', found '-' at 5"],
-    ['a == 1 # note', 7, "expected 'and', 'or' or the end of the condition, found '#' at 7"],
+    ['a == -', 5, "expected a value after '==', found '-' at character 6"],
+    ['a == 1 # note', 7, "expected 'and', 'or' or the end of the condition, found '#' at character 8"],
     [
       'a ! 1',
       2,
-      "expected a comparison operator (== != < <= > >=) after 'a', found '!' at 2 (use '!=' to compare)",
+      "expected a comparison operator (== != < <= > >=) after 'a', found '!' at character 3 (use '!=' to compare)",
     ],
-    ['a == 😀', 5, "expected a value after '==', found '😀' at 5"],
+    ['a == 😀', 5, "expected a value after '==', found '😀' at character 6"],
   ])('%j fails at %i', (source, position, message) => {
     let caught: unknown;
     try {
@@ -134,7 +134,7 @@ describe('parse errors', () => {
     expect(caught).toBeInstanceOf(ConditionError);
     const error = caught as ConditionError;
     expect(error.position).toBe(position);
-    expect(error.message).toContain(`at ${position}`);
+    expect(error.message).toContain(`at character ${position + 1}`);
     if (message !== undefined) expect(error.message).toBe(message);
   });
 

@@ -83,7 +83,7 @@ class Parser {
       const inner = this.parseOr('(', depth + 1);
       const close = this.lexer.next();
       if (close.kind !== 'rparen') {
-        const hint = `the '(' at ${token.position} is not closed`;
+        const hint = `the '(' at character ${token.position + 1} is not closed`;
         throw new ConditionError(
           "expected 'and', 'or' or ')'",
           close.position,

@@ -42,6 +42,17 @@ describe('member settings', () => {
     expect(templateHost('ftp://x/y')).toEqual({ error: 'uses ftp:, expected http: or https:' });
   });
 
+  it('refuses a model other than demo without a provider, since nothing could run it', () => {
+    const bad = findingsOf({ id: 'ask', kind: 'agent', model: 'gpt-nonexistent-9' });
+    expect(bad).toHaveLength(1);
+    expect(bad[0]).toMatchObject({ member: 'ask', field: 'provider', severity: 'error' });
+    expect(bad[0]?.message).toContain('model gpt-nonexistent-9 needs a provider (base URL); only the built-in demo model runs without one');
+    expect(findingsOf({ id: 'ask', kind: 'agent', model: 'gpt-4o-mini', provider: { baseUrl: 'https://api.example.com/v1', apiKeyEnv: 'KEY' } })).toEqual([]);
+    expect(findingsOf({ id: 'ask', kind: 'agent', model: 'demo' })).toEqual([]);
+    const step = findingsOf(flow({ type: 'agent', model: 'local-llm' }));
+    expect(step[0]).toMatchObject({ member: 'flow', field: 'steps[1].provider' });
+  });
+
   it('matches hosts exactly, with or without a port', () => {
     expect(hostAllowed('127.0.0.1:8080', ['127.0.0.1'])).toBe(true);
     expect(hostAllowed('127.0.0.1:8080', ['127.0.0.1:8081'])).toBe(false);

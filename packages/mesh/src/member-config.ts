@@ -1,6 +1,6 @@
 /**
  * Checks of member settings that the mesh file's schema cannot express: an agent's output schema
- * must be a usable JSON Schema, an HTTP step's URL must reach only its listed hosts, a SQL step's
+ * must be a usable JSON Schema and name a provider unless it is the demo model, an HTTP step's URL must reach only its listed hosts, a SQL step's
  * `$n` placeholders must match its params. Each finding names the member and the field.
  */
 import { z } from 'zod';
@@ -96,8 +96,14 @@ export function highestParam(query: string): number {
 }
 
 /**
+ * The built-in deterministic model, the only one that runs without a provider: the engine has no
+ * default endpoint (packages/engine/src/agents/provider.ts refuses a member without `provider`).
+ */
+export const DEMO_MODEL = 'demo';
+
+/**
  * Findings (`member_config_invalid`, error) for one member: the output schema of an agent or of an
- * agent step, and the URL or query of HTTP and SQL steps. `field` is the path inside the member,
+ * agent step, a model other than `demo` without a provider, and the URL or query of HTTP and SQL steps. `field` is the path inside the member,
  * such as `outputSchema` or `steps[2].url`.
  */
 export function memberConfigFindings(member: Member): Finding[] {
@@ -115,11 +121,21 @@ export function memberConfigFindings(member: Member): Finding[] {
     const problems = jsonSchemaProblems(schema);
     if (problems.length > 0) add(field, `is not a usable JSON Schema: ${problems.slice(0, 3).join('; ')}`);
   };
-  if (member.kind === 'agent') checkSchema('outputSchema', member.outputSchema);
+  const checkProvider = (field: string, agent: { model: string; provider?: unknown }) => {
+    if (agent.model === DEMO_MODEL || agent.provider !== undefined) return;
+    add(field, `is missing: model ${agent.model} needs a provider (base URL); only the built-in ${DEMO_MODEL} model runs without one`);
+  };
+  if (member.kind === 'agent') {
+    checkSchema('outputSchema', member.outputSchema);
+    checkProvider('provider', member);
+  }
   if (member.kind !== 'workflow') return found;
   member.steps.forEach((step, i) => {
     const at = `steps[${i}]`;
-    if (step.type === 'agent') checkSchema(`${at}.outputSchema`, step.outputSchema);
+    if (step.type === 'agent') {
+      checkSchema(`${at}.outputSchema`, step.outputSchema);
+      checkProvider(`${at}.provider`, step);
+    }
     if (step.type === 'http') httpFindings(step, at, add);
     if (step.type === 'sql') sqlFindings(step, at, add);
   });

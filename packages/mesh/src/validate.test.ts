@@ -174,7 +174,7 @@ const rows: Row[] = [
     name: 'a condition that does not parse',
     mesh: mesh([head('a'), pass('b')], [ch('a', 'b', 'status ==')]),
     findings: ['error:condition_invalid::a->b'],
-    says: [`The condition on channel "a->b" cannot be read: expected a value after '==' at 9.`],
+    says: [`The condition on channel "a->b" cannot be read: expected a value after '==' at character 10.`],
   },
   {
     name: 'a blank condition',

@@ -36,7 +36,7 @@ export function openApiDocument(): Record<string, unknown> {
     servers: [{ url: '/' }],
     components: {
       securitySchemes: {
-        serviceKey: { type: 'http', scheme: 'bearer', description: 'The key printed once by `trellis service add <name>`.' },
+        serviceKey: { type: 'http', scheme: 'bearer', description: 'The key shown once by `trellis service add <name>` or on the Services page.' },
         session: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: 'A signed-in web session.' },
       },
       schemas: {

@@ -2,10 +2,12 @@
  * `trellis run <mesh.json> --input <file> [--output <file>] [--json] [--timeout <s>]`
  * Imports the mesh (a new version only when it changed), starts the run, works it off in this
  * process when no worker is connected, waits, and prints the summary.
- * Exit 0 done, 1 failed/stalled/timed out/refused, 2 bad arguments or unreachable Redis/database.
+ * Exit 0 done, 1 failed/stalled/timed out/refused input, 2 bad arguments (an unreadable or invalid
+ * mesh file, printed with its findings; no run is created) or unreachable Redis/database.
  */
 import { writeFile } from 'node:fs/promises';
-import { hasErrors } from '@trellis/mesh/findings';
+import { hasErrors, type Finding } from '@trellis/mesh/findings';
+import { parseMeshFile } from '@trellis/mesh/parse';
 import { validateMesh } from '@trellis/mesh/validate';
 import { InputRejectedError, MeshInvalidError } from '@trellis/engine/errors';
 import { loadVersion, nestedResolver } from '@trellis/engine/meshes/definition';
@@ -36,27 +38,24 @@ export async function runCommand(meshFile: string, opts: RunOptions): Promise<nu
   const env = settings();
   const definition = await readText(meshFile, 'mesh file');
   const bytes = await readBytes(opts.input, 'input file');
+  // A file that is not a mesh file is refused before the database is opened.
+  const parsed = parseMeshFile(definition);
+  if (!parsed.ok) refuseMesh(meshFile, opts.json, `${meshFile} is not a readable trellis.mesh/v1 file, so the run did not start`, parsed.findings);
   const booted = await open(env);
   let local: { close(): Promise<void> } | undefined;
   try {
     const { engine } = booted;
     const saved = await saveMesh(engine.db, { definition });
-    if (!saved.ok) {
-      printFindings(meshFile, false, saved.findings);
-      throw new CliError(saved.message, EXIT.failed);
-    }
+    if (!saved.ok) refuseMesh(meshFile, opts.json, saved.message, saved.findings);
     // Check before compiling: a mesh with findings (no head, a loop, …) is refused with them, not a compile error.
     const savedMesh = await loadVersion(engine.db, saved.meshId, saved.version);
     if (savedMesh) {
       for (const file of await importNestedFiles(engine.db, meshFile, savedMesh)) process.stderr.write(`trellis: imported nested mesh ${file}\n`);
     }
     const findings = savedMesh ? validateMesh(savedMesh, await nestedResolver(engine.db, savedMesh)) : [];
-    if (hasErrors(findings)) {
-      printFindings(meshFile, false, findings);
-      throw new CliError(`${meshFile} is not valid, so the run did not start`, EXIT.failed);
-    }
+    if (hasErrors(findings)) refuseMesh(meshFile, opts.json, `${meshFile} is not valid, so the run did not start`, findings);
     local = await workLocallyUnlessServed(engine, env, saved.meshId, saved.version);
-    const view = await start(engine, saved.meshId, saved.version, meshFile, opts.input, bytes, waitSeconds);
+    const view = await start(engine, saved.meshId, saved.version, meshFile, opts, bytes, waitSeconds);
     // The summary first, so the run id is shown even when the output file cannot be written.
     if (opts.json) process.stdout.write(`${JSON.stringify(summaryJson(view))}\n`);
     else printSummary(view);
@@ -68,21 +67,30 @@ export async function runCommand(meshFile: string, opts: RunOptions): Promise<nu
   }
 }
 
-async function start(engine: Engine, meshId: string, version: number, meshFile: string, name: string, bytes: Uint8Array, timeoutSeconds: number): Promise<RunView> {
+async function start(engine: Engine, meshId: string, version: number, meshFile: string, opts: RunOptions, bytes: Uint8Array, timeoutSeconds: number): Promise<RunView> {
   try {
-    const { runId } = await startRun(engine, { meshId, version, input: { name, bytes } });
+    const { runId } = await startRun(engine, { meshId, version, input: { name: opts.input, bytes } });
     return await waitForRun(engine.db, runId, { timeoutMs: timeoutSeconds * 1000 });
   } catch (err) {
     if (err instanceof InputRejectedError && err.runId) {
       const view = await getRun(engine.db, err.runId);
       if (view) return view;
     }
-    if (err instanceof MeshInvalidError) {
-      printFindings(meshFile, false, err.findings);
-      throw new CliError(err.message, EXIT.failed);
-    }
+    if (err instanceof MeshInvalidError) refuseMesh(meshFile, opts.json, err.message, err.findings);
     throw err;
   }
+}
+
+/**
+ * Refuses a mesh file that cannot run: its findings on stdout (one per line, or with `--json` one
+ * object `{ runId: null, status: "refused", error: { code: "mesh_invalid", message }, findings }`),
+ * and a bad-argument exit, since no run was created (DESIGN.md §6).
+ * @throws CliError always, with exit code 2.
+ */
+function refuseMesh(meshFile: string, json: boolean | undefined, message: string, findings: readonly Finding[]): never {
+  if (json) process.stdout.write(`${JSON.stringify({ runId: null, status: 'refused', error: { code: 'mesh_invalid', message }, findings })}\n`);
+  else printFindings(meshFile, false, findings);
+  throw new CliError(message, EXIT.usage);
 }
 
 /** Writes the leaf payload's `text` exactly as UTF-8 bytes, or the output as JSON when it has no text. */

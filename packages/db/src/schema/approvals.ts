@@ -3,7 +3,9 @@ import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 /**
  * A member marked `approval: 'required'` parks its output here instead of publishing it: its
  * message is `parked` and `children` holds the child rows it would have inserted (and `leaf` the
- * output of a leaf member). `id` is the parked message's id, so a redelivery parks nothing twice.
+ * output of a leaf member). `id` is the parked message's id, so a redelivery parks nothing twice;
+ * a message parked again after a decision (its run re-opened after a rejection) sets the row back
+ * to pending, and the earlier decision stays in the item's history (engine approvals/park.ts).
  * `status`: pending | approved | rejected; `decided_by` (user id), `decided_at` and `comment`
  * record who decided what and when.
  */

@@ -126,6 +126,31 @@ describe('the assistant without a model (intent matcher)', () => {
 
     expect((await ask(world.engine, { question: 'hello there', userId: 'u1' })).intent).toBe('help');
   });
+
+  it('finds a run by a shortened id (prefix, or prefix…suffix as run lists show it) and asks back when several match', async () => {
+    const world = await worlds.open();
+    await seed(world);
+    const runId = '00000000-0000-7000-8000-0000000000a1';
+    const short = await ask(world.engine, { question: 'why did run 00000000…00a1 fail?', userId: 'u1' });
+    expect(short.intent).toBe('why');
+    expect(short.answer).toContain(`Run ${runId} (claims v1) failed with cause step_code_failed at member classify.`);
+    const dots = await ask(world.engine, { question: 'what went wrong with 00000000...00a1', userId: 'u1' });
+    expect(dots.answer).toBe(short.answer);
+    const prefix = await ask(world.engine, { question: 'why did run 00000004 fail?', userId: 'u1' });
+    expect(prefix.answer).toBe('Run 00000004-0000-7000-8000-0000000000e1 (claims v1) did not fail: it is done.');
+
+    // 00000003 starts two runs (d1 and e1): both are named, nothing is guessed.
+    const two = await ask(world.engine, { question: 'why did run 00000003 fail?', userId: 'u1' });
+    const matching = await rows<{ id: string }>(world.engine.db, sql`select id from runs where id like '00000003%'`);
+    expect(matching).toHaveLength(2);
+    expect(two.intent).toBe('why');
+    expect(two.answer.split('\n')[0]).toBe('2 runs match 00000003; which one do you mean? Give more of its id:');
+    for (const r of matching) expect(two.answer).toContain(`- ${r.id} (claims, `);
+    const many = await ask(world.engine, { question: 'why did run 000000 fail?', userId: 'u1' });
+    expect(many.answer.split('\n')[0]).toBe('More than 5 runs match 000000; which one do you mean? Give more of its id:');
+    const none = await ask(world.engine, { question: 'why did run 0abcdef1 fail?', userId: 'u1' });
+    expect(none.answer).toBe('No run id starts with 0abcdef1. Which run do you mean?');
+  });
 });
 
 const base = JSON.parse(WORD_SPLIT) as { members: Record<string, unknown>[] } & Record<string, unknown>;
@@ -168,6 +193,13 @@ describe('re-open through the assistant', () => {
     expect((await ask(engine, { question: 'yes', confirmToken: forged, userId: 'u1' })).answer).toMatch(/^Nothing was done/);
     expect((await ask(engine, { question: 'yes', confirmToken: token, userId: 'u2' })).answer).toMatch(/someone else/);
     expect(await statusOf(world, runId)).toBe('failed');
+    const no = await ask(engine, { question: 'No', confirmToken: token, userId: 'u1' });
+    expect(no).toMatchObject({ intent: 'cancel', answer: 'Cancelled, nothing was re-opened.' });
+    expect(await statusOf(world, runId)).toBe('failed');
+
+    // The run named by the shortened id run lists show gets the same proposal.
+    const byShort = await ask(engine, { question: `re-open run ${runId.slice(0, 8)}…${runId.slice(-4)} on the latest version`, userId: 'u1' });
+    expect(byShort.proposal).toMatchObject({ runIds: [runId], version: 'latest' });
 
     const yes = await ask(engine, { question: 'Yes', confirmToken: token, userId: 'u1' });
     expect(yes.answer).toBe(`Re-opened 1 run: ${runId} (attempt 2, v2).`);

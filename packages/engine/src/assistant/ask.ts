@@ -10,9 +10,9 @@ import { previewReopen, reopenRuns } from '../runs/reopen-run';
 import { answerApprovals, answerFailures, answerLost, answerStalled, answerWhy, HELP } from './answers';
 import { issueToken, redeemToken, type ReopenAction } from './confirm';
 import type { AssistantModel } from './env';
-import { matchIntent, type Intent, type Window } from './intents';
+import { isFullRunId, matchIntent, type Intent, type Window } from './intents';
 import { askModel } from './model';
-import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
+import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, runsMatching, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
 
 /** A question, and the token of the proposal it may be confirming. */
 export interface AskInput {
@@ -51,7 +51,9 @@ export function windowStart(window: Window, now = new Date()): { since: Date; wo
 
 /**
  * Answers `input.question`. A "yes" with a valid token runs the proposed re-open; a "yes" without
- * one, or with an expired or foreign token, is answered without doing anything.
+ * one, or with an expired or foreign token, is answered without doing anything; a "no" (or
+ * "cancel") drops the proposal. Shortened run ids (a prefix, or `01a22826…1cf3`) are looked up;
+ * when several runs match, the reply names them and asks which one is meant.
  * @throws Error only for a question longer than 2,000 characters or an empty one.
  */
 export async function ask(engine: Engine, input: AskInput, model?: AssistantModel): Promise<AskReply> {
@@ -60,6 +62,10 @@ export async function ask(engine: Engine, input: AskInput, model?: AssistantMode
   if (question.length > 2000) throw new Error('question: expected at most 2,000 characters');
   const intent = matchIntent(question);
   if (intent.kind === 'confirm') return confirm(engine, input);
+  if (intent.kind === 'cancel') {
+    const answer = input.confirmToken ? 'Cancelled, nothing was re-opened.' : 'There was nothing waiting for a yes; nothing was done.';
+    return { answer, via: 'matcher', intent: 'cancel' };
+  }
   if (model) {
     try {
       return await askModel(engine, model, question, (action) => propose(engine, action, input.userId));
@@ -73,15 +79,45 @@ export async function ask(engine: Engine, input: AskInput, model?: AssistantMode
   return askMatcher(engine, intent, input.userId);
 }
 
-async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confirm' }>, userId: string): Promise<AskReply> {
+/**
+ * Resolves run references (full ids, prefixes, `prefix…suffix`) to run ids. Full ids pass as
+ * they are; a shortened one must match exactly one run, otherwise the result is a question back
+ * naming the runs it matched (or saying none did).
+ */
+async function resolveRuns(engine: Engine, refs: readonly string[]): Promise<{ ids: string[] } | { ask: string }> {
+  const ids: string[] = [];
+  for (const ref of refs) {
+    if (isFullRunId(ref)) {
+      ids.push(ref);
+      continue;
+    }
+    const found = await runsMatching(engine.db, ref);
+    const [only] = found;
+    if (found.length === 0) return { ask: `No run id starts with ${ref.replace('…', ' and ends with ')}. Which run do you mean?` };
+    if (found.length === 1 && only) {
+      ids.push(only.runId);
+      continue;
+    }
+    const listed = found.slice(0, 5).map((r) => `- ${r.runId} (${r.meshName}, ${r.status}, started ${r.createdAt.toISOString()})`);
+    const more = found.length > 5 ? 'More than 5 runs match' : `${found.length} runs match`;
+    return { ask: [`${more} ${ref}; which one do you mean? Give more of its id:`, ...listed].join('\n') };
+  }
+  return { ids };
+}
+
+async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confirm' | 'cancel' }>, userId: string): Promise<AskReply> {
   const reply = (answer: string, name: string, proposal?: Proposal): AskReply => ({ answer, via: 'matcher', intent: name, ...(proposal ? { proposal } : {}) });
   switch (intent.kind) {
     case 'failures': {
       const w = windowStart(intent.window);
       return reply(answerFailures(await failuresSince(engine.db, w.since), w.words), 'failures');
     }
-    case 'why':
-      return reply(answerWhy(await whyRunFailed(engine.db, intent.runId), intent.runId), 'why');
+    case 'why': {
+      const runs = await resolveRuns(engine, [intent.runId]);
+      if ('ask' in runs) return reply(runs.ask, 'why');
+      const runId = runs.ids[0] ?? intent.runId;
+      return reply(answerWhy(await whyRunFailed(engine.db, runId), runId), 'why');
+    }
     case 'stalled':
       return reply(answerStalled(await stalledRuns(engine.db)), 'stalled');
     case 'lost': {
@@ -91,9 +127,11 @@ async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confi
     case 'approvals':
       return reply(answerApprovals(await approvalsWaiting(engine.db)), 'approvals');
     case 'reopen': {
+      const named = await resolveRuns(engine, intent.runIds);
+      if ('ask' in named) return reply(named.ask, 'reopen');
       const runIds =
-        intent.runIds.length > 0
-          ? intent.runIds
+        named.ids.length > 0
+          ? named.ids
           : await reopenableRunIds(engine.db, { ...(intent.meshName ? { meshName: intent.meshName } : {}), ...(intent.member ? { member: intent.member } : {}) });
       if (runIds.length === 0) {
         const of = `${intent.meshName ? ` of mesh ${intent.meshName}` : ''}${intent.member ? ` at member ${intent.member}` : ''}`;

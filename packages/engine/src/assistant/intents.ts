@@ -5,8 +5,9 @@
  * | intent       | matches (case-insensitive)                                             |
  * |--------------|------------------------------------------------------------------------|
  * | confirm      | the whole message is "yes" (optionally "yes, go ahead", "yes please")  |
+ * | cancel       | the whole message is "no" (or "no thanks", "nope", "cancel", "don't")  |
  * | reopen       | "re-open" / "reopen" / "retry" / "rerun", with run ids, or "failed runs" plus `mesh <name>`, `member <id>`, "latest" |
- * | why          | "why" with a run id (a UUID), or "run <id>" with fail/cause/wrong      |
+ * | why          | "why" / fail / cause / wrong with a run reference (see below)          |
  * | stalled      | "stall", "stuck", "hanging", "not moving"                              |
  * | lost         | "lost", "missing message", "vanish"                                    |
  * | approvals    | "approv", "waiting for (a) sign-off", "pending review"                 |
@@ -15,12 +16,21 @@
  *
  * Time words for failures and lost messages: "today" (default), "yesterday", "this week" /
  * "7 days" / "last week".
+ *
+ * A run reference is a full run id (a UUID), the form run lists show (`01a22826…1cf3`, first
+ * 8 and last 4 characters, "…" or "..."), or an id prefix of at least 6 hex characters that
+ * follows the word "run" or mixes digits and letters (so "decade", "100000" or a date like
+ * 2026-03-02 elsewhere in a question are not taken for one).
+ * References other than full ids are resolved against the runs table by the caller
+ * ({@link isFullRunId}, queries.ts `runsMatching`).
  */
 
 /** What the matcher understood. */
 export type Intent =
   | { kind: 'confirm' }
+  | { kind: 'cancel' }
   | { kind: 'reopen'; runIds: string[]; meshName?: string; member?: string; version: 'pinned' | 'latest' }
+  /** `runId` is a run reference: a full id, a prefix, or `prefix…suffix`. */
   | { kind: 'why'; runId: string }
   | { kind: 'stalled' }
   | { kind: 'lost'; window: Window }
@@ -31,7 +41,29 @@ export type Intent =
 /** The time a question asks about. */
 export type Window = 'today' | 'yesterday' | 'week';
 
-const RUN_ID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi;
+const FULL_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+// Full ids, `prefix…suffix` (the shortened form run lists show) and bare prefixes, longest first.
+const RUN_REF =
+  /(?<![\w-])(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f][0-9a-f-]{5,35}(?:…|\.\.\.)[0-9a-f-]{1,35}[0-9a-f]|[0-9a-f][0-9a-f-]{4,34}[0-9a-f])(?![\w-])/gi;
+
+/** Whether `ref` is a whole run id (a UUID) rather than a prefix or a `prefix…suffix` form. */
+export function isFullRunId(ref: string): boolean {
+  return FULL_ID.test(ref);
+}
+
+/** The run references in `question`, lower-cased, in order, without repeats. */
+function runRefsIn(question: string): string[] {
+  const out: string[] = [];
+  for (const m of question.matchAll(RUN_REF)) {
+    const ref = m[0].toLowerCase().replace('...', '…');
+    const bare = !ref.includes('…') && !isFullRunId(ref);
+    // A bare prefix: 6+ hex characters right after "run", or mixing digits and letters.
+    const afterRun = /\bruns?\s+$/i.test(question.slice(0, m.index));
+    if (bare && (ref.replace(/-/g, '').length < 6 || (!afterRun && !(/\d/.test(ref) && /[a-f]/.test(ref))))) continue;
+    if (!out.includes(ref)) out.push(ref);
+  }
+  return out;
+}
 
 function windowOf(q: string): Window {
   if (/\byesterday\b/.test(q)) return 'yesterday';
@@ -43,7 +75,8 @@ function windowOf(q: string): Window {
 export function matchIntent(question: string): Intent {
   const q = question.trim().toLowerCase();
   if (/^(yes|y|yes please|yes, go ahead|yes go ahead|go ahead|confirm|yes, do it|yes do it)[.!]?$/.test(q)) return { kind: 'confirm' };
-  const runIds = [...new Set((question.match(RUN_ID) ?? []).map((id) => id.toLowerCase()))];
+  if (/^(no|n|nope|no thanks|no, thanks|no thank you|no, thank you|cancel|no, cancel|no cancel|don't|do not|stop|never ?mind)[.!]?$/.test(q)) return { kind: 'cancel' };
+  const runIds = runRefsIn(question);
   if (/\b(re-?open|retry|re-?run|restart)\b/.test(q)) {
     const mesh = /\bmesh\s+["'`]?([a-z0-9][\w.-]*)/i.exec(question)?.[1];
     const member = /\b(?:member|step)\s+["'`]?([a-z0-9][\w.-]*)/i.exec(question)?.[1];
@@ -52,7 +85,7 @@ export function matchIntent(question: string): Intent {
       kind: 'reopen',
       runIds,
       ...(mesh && mesh.toLowerCase() !== 'on' ? { meshName: mesh } : {}),
-      ...(member && !/^[0-9a-f]{8}-/i.test(member) ? { member } : {}),
+      ...(member && !runIds.includes(member.toLowerCase()) && !/^[0-9a-f]{8}-/i.test(member) ? { member } : {}),
       version,
     };
   }

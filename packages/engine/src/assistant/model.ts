@@ -11,7 +11,8 @@ import type { Engine } from '../runtime/context';
 import type { AskReply, Proposal } from './ask';
 import type { ReopenAction } from './confirm';
 import type { AssistantModel } from './env';
-import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
+import { isFullRunId } from './intents';
+import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, runsMatching, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
 
 const WindowArg = z.object({ window: z.enum(['today', 'yesterday', 'week']).default('today') });
 
@@ -19,7 +20,7 @@ const TOOLS: ChatCompletionTool[] = [
   tool('failures', 'Runs that failed or stalled in a window, grouped by mesh and cause, with counts.', {
     window: { type: 'string', enum: ['today', 'yesterday', 'week'] },
   }),
-  tool('why_run_failed', 'Why one run failed: cause, member, sentence, dead-lettered and lost messages.', { runId: { type: 'string' } }, ['runId']),
+  tool('why_run_failed', 'Why one run failed: cause, member, sentence, dead-lettered and lost messages. runId: a full id, an id prefix, or prefix…suffix.', { runId: { type: 'string' } }, ['runId']),
   tool('stalled_runs', 'Runs flagged stalled right now.', {}),
   tool('lost_messages', 'Messages declared lost in a window, by mesh and member.', { window: { type: 'string', enum: ['today', 'yesterday', 'week'] } }),
   tool('approvals_waiting', 'Approval requests waiting for a person, by mesh and member.', {}),
@@ -103,8 +104,15 @@ async function runTool(
   switch (name) {
     case 'failures':
       return failuresSince(engine.db, since(WindowArg.parse(args).window));
-    case 'why_run_failed':
-      return (await whyRunFailed(engine.db, z.object({ runId: z.string().min(1) }).parse(args).runId)) ?? { error: 'no such run' };
+    case 'why_run_failed': {
+      const ref = z.object({ runId: z.string().min(1) }).parse(args).runId.trim().toLowerCase().replace('...', '…');
+      if (isFullRunId(ref)) return (await whyRunFailed(engine.db, ref)) ?? { error: 'no such run' };
+      // A shortened id (prefix or prefix…suffix): answer only when it names one run.
+      const found = await runsMatching(engine.db, ref);
+      const [only] = found;
+      if (found.length === 1 && only) return (await whyRunFailed(engine.db, only.runId)) ?? { error: 'no such run' };
+      return found.length === 0 ? { error: 'no such run' } : { error: 'several runs match; ask which one is meant', matches: found.slice(0, 5) };
+    }
     case 'stalled_runs':
       return stalledRuns(engine.db);
     case 'lost_messages':

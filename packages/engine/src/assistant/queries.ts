@@ -202,3 +202,30 @@ export async function reopenableRunIds(
   );
   return found.map((r) => r.id);
 }
+
+/** A run a shortened reference matched. */
+export interface RunMatch {
+  runId: string;
+  meshName: string;
+  status: string;
+  createdAt: Date;
+}
+
+/**
+ * Runs whose id matches a shortened reference: a prefix (`01a22826`) or the `prefix…suffix` form
+ * run lists show (`01a22826…1cf3`), newest first, at most `limit` (default 6, so a caller can say
+ * "more than 5"). `ref` holds only hex digits, dashes and one "…" (intents.ts); anything else
+ * matches nothing.
+ */
+export async function runsMatching(db: Queryable, ref: string, limit = 6): Promise<RunMatch[]> {
+  const [prefix = '', suffix = ''] = ref.toLowerCase().split('…');
+  if (!/^[0-9a-f-]+$/.test(prefix) || (suffix !== '' && !/^[0-9a-f-]+$/.test(suffix))) return [];
+  const found = await rows<{ id: string; mesh_name: string; status: string; created_at: Date | string }>(
+    db,
+    sql`select id, mesh_name, status, created_at from runs
+         where id like ${`${prefix}%`} and id like ${`%${suffix}`}
+         order by created_at desc, id
+         limit ${Math.min(Math.max(limit, 1), 100)}`,
+  );
+  return found.map((r) => ({ runId: r.id, meshName: r.mesh_name, status: r.status, createdAt: new Date(r.created_at) }));
+}

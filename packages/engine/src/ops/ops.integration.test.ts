@@ -5,7 +5,9 @@ import { REDIS_URL, saveOrThrow, type TestWorld, useWorlds } from '../../test/ha
 import { decideApproval } from '../approvals/decide';
 import { eventsChannel, type EngineEvent } from '../events/outbox';
 import { pumpEvents } from '../events/pump';
+import { saveMesh } from '../meshes/save-mesh';
 import { subscribeEvents } from '../events/subscribe';
+import { reopenRun } from '../runs/reopen-run';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { rows } from '../sql';
@@ -152,6 +154,63 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
     expect(view.counts.deadLettered).toBe(1);
     const failures = await listActionItems(w.engine.db, { kind: 'failure' });
     expect(failures.map((i) => i.cause)).toEqual(['input_rejected']);
+  });
+
+  it('a run re-opened after its approval was rejected parks again: a new pending approval and an open item; approving finishes it', async () => {
+    const w = await worlds.open();
+    await addUser(w, 'u4', 'Di Decider');
+    const meshId = await saveOrThrow(w, mesh('gated', [{ id: 'head', kind: 'workflow', head: true, approval: 'required', steps: [{ type: 'pass' }] }]));
+    worlds.start(w, { pools: ['default'] });
+    const { runId } = await startRun(w.engine, { meshId, input: { text: 'again' } });
+    const first = await waitFor(async () => (await listActionItems(w.engine.db, { kind: 'approval' }))[0]);
+    await decideApproval(w.engine, { approvalId: must(first.approval).id, decision: 'reject', userId: 'u4', comment: 'not yet' });
+    expect((await waitForRun(w.engine.db, runId, { timeoutMs: 5_000 })).cause).toBe('input_rejected');
+
+    await reopenRun(w.engine, { runId, version: 'pinned' });
+    const again = await waitFor(async () => {
+      const [i] = await listActionItems(w.engine.db, { kind: 'approval' });
+      return i?.approval?.status === 'pending' ? i : undefined;
+    });
+    expect(again.state).toBe('open');
+    expect(again.approval?.runId).toBe(runId);
+    const [msg] = await rows<{ status: string }>(w.engine.db, sql`select status from messages where run_id = ${runId}`);
+    expect(msg?.status).toBe('parked');
+    // The rejection stays on record: who, when and why.
+    const rejected = again.history.find((h) => h.action === 'rejected');
+    expect(rejected?.actorName).toBe('Di Decider');
+    const reopened = again.history.find((h) => h.action === 'reopened');
+    expect(reopened?.detail).toMatchObject({ runId, previous: { status: 'rejected', decidedBy: 'u4', comment: 'not yet' } });
+
+    await decideApproval(w.engine, { approvalId: must(again.approval).id, decision: 'approve', userId: 'u4' });
+    const view = await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 });
+    expect(view.status).toBe('done');
+    expect(view.output).toEqual({ text: 'again' });
+    const [resolved] = await listActionItems(w.engine.db, { state: 'resolved', kind: 'approval' });
+    expect(resolved?.history.map((h) => [h.action, h.actorName])).toEqual([
+      ['opened', null], ['rejected', 'Di Decider'], ['reopened', null], ['approved', 'Di Decider'],
+    ]);
+  });
+
+  it('a run re-opened after an approved output failed further on does not ask again: the approved step stays done', async () => {
+    const w = await worlds.open({ attempts: 1 });
+    await addUser(w, 'u5', 'Ed Editor');
+    const gated = (field: string) =>
+      mesh('gated-split', [
+        { id: 'head', kind: 'workflow', head: true, approval: 'required', steps: [{ type: 'pass' }] },
+        { id: 'cut', kind: 'workflow', steps: [{ type: 'split', by: 'word', field }] },
+      ], [{ from: 'head', to: 'cut' }]);
+    const meshId = await saveOrThrow(w, gated('missing'));
+    worlds.start(w, { pools: ['default'] });
+    const { runId } = await startRun(w.engine, { meshId, input: { text: 'a b' } });
+    const item = await waitFor(async () => (await listActionItems(w.engine.db, { kind: 'approval' }))[0]);
+    await decideApproval(w.engine, { approvalId: must(item.approval).id, decision: 'approve', userId: 'u5' });
+    expect((await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 })).status).toBe('failed');
+    expect((await saveMesh(w.engine.db, { meshId, definition: gated('text'), baseVersion: 1 })).ok).toBe(true);
+    await reopenRun(w.engine, { runId, version: 'latest' });
+    expect((await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 })).status).toBe('done');
+    const approvals = await rows<{ status: string; decided_by: string }>(w.engine.db, sql`select status, decided_by from approvals`);
+    expect(approvals).toEqual([{ status: 'approved', decided_by: 'u5' }]);
+    expect(await listActionItems(w.engine.db, { kind: 'approval' })).toEqual([]);
   });
 
   it('the stall detector puts stalled runs in their mesh\'s `stalled` item', async () => {

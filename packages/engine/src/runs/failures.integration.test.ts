@@ -10,6 +10,8 @@ import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
 
 const mesh = (members: unknown[], channels: unknown[] = []) => ({ format: 'trellis.mesh/v1', name: 'failing', members, channels });
+// A model other than demo needs a provider to pass validation; this one's key variable is never set.
+const NO_KEY = { baseUrl: 'http://127.0.0.1:1/v1', apiKeyEnv: 'TRELLIS_TEST_UNSET_MODEL_KEY' };
 
 describe('failures', () => {
   const worlds = useWorlds();
@@ -55,7 +57,8 @@ describe('failures', () => {
     const def = mesh(
       [
         { id: 'ask', kind: 'agent', head: true, model: 'demo' },
-        { id: 'real', kind: 'agent', model: 'gpt-unavailable' },
+        // Valid (it names a provider), but its key variable is unset, so it fails when it runs.
+        { id: 'real', kind: 'agent', model: 'gpt-unavailable', provider: NO_KEY },
       ],
       [{ from: 'ask', to: 'real', when: "agent == 'ask'" }],
     );
@@ -105,7 +108,7 @@ describe('failures', () => {
 
   it('never counts a run done while a message is dead', async () => {
     const { view, world } = await runOn(
-      mesh([{ id: 'ask', kind: 'agent', head: true, model: 'nope' }]),
+      mesh([{ id: 'ask', kind: 'agent', head: true, model: 'nope', provider: NO_KEY }]),
       { payload: {} },
     );
     expect(view.status).toBe('failed');

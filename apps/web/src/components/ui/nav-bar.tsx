@@ -9,6 +9,7 @@ const LINKS = [
   { href: '/runs', label: 'Runs' },
   { href: '/exceptions', label: 'Exceptions' },
   { href: '/actions', label: 'Action Center', testId: 'nav-actions' },
+  { href: '/services', label: 'Services' },
 ] as const;
 
 export function NavBar({ email }: { email: string }) {

@@ -5,26 +5,13 @@
  * and why it could not read it.
  */
 import { useMemo } from 'react';
-import { ConditionError, formatCondition, parseCondition } from '@trellis/mesh/condition';
 import type { Channel } from '@trellis/mesh/schema';
 import { buttonClass, inputClass } from '@/components/ui/button';
+import { readCondition } from '../condition-reading';
 import { Field, optional } from './field';
 
-type Reading = { kind: 'none' } | { kind: 'ok'; grouping: string } | { kind: 'error'; message: string; position: number };
-
-function read(when: string | undefined): Reading {
-  if (!when?.trim()) return { kind: 'none' };
-  try {
-    return { kind: 'ok', grouping: formatCondition(parseCondition(when)) };
-  } catch (err) {
-    // The caret shows where; the sentence need not repeat the 0-based offset.
-    if (err instanceof ConditionError) return { kind: 'error', message: err.message.replace(` at ${err.position}`, ''), position: err.position };
-    return { kind: 'error', message: 'the condition could not be read', position: 0 };
-  }
-}
-
 export function ChannelPanel({ channel, onChange, onRemove }: { channel: Channel; onChange: (c: Channel) => void; onRemove: () => void }) {
-  const reading = useMemo(() => read(channel.when), [channel.when]);
+  const reading = useMemo(() => readCondition(channel.when), [channel.when]);
   return (
     <div className="space-y-4" data-testid="channel-panel" data-channel={`${channel.from}->${channel.to}`}>
       <div className="flex items-center justify-between">
@@ -51,7 +38,7 @@ export function ChannelPanel({ channel, onChange, onRemove }: { channel: Channel
       )}
       {reading.kind === 'error' && (
         <div className="rounded-md border border-red-200 bg-red-50 p-2 text-sm text-red-800" data-testid="channel-condition-error" data-position={reading.position}>
-          <span className="block text-xs font-medium">Cannot read this condition (at character {reading.position + 1})</span>
+          <span className="block text-xs font-medium">Cannot read this condition ({reading.where})</span>
           <pre className="mt-1 overflow-x-auto font-mono text-xs leading-tight">
             {channel.when}
             {'\n'}

@@ -1,5 +1,6 @@
 /** tRPC over fetch. Every procedure sees the session's user (or null) and the shared runtime. */
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { describeApiError } from '@trellis/api/errors';
 import { appRouter } from '@trellis/api/root';
 import { currentUser } from '@/server/auth';
 import { getRuntime } from '@/server/runtime';
@@ -18,7 +19,9 @@ function handler(req: Request): Promise<Response> {
       return { user, db: rt.db, engine: rt.engine };
     },
     onError: ({ error, path }) => {
-      if (error.code === 'INTERNAL_SERVER_ERROR') {
+      // Engine errors with a known status (a conflict, a missing run) are answers, not faults: only
+      // what maps to 500 is logged.
+      if (describeApiError(error).code === 'INTERNAL_SERVER_ERROR') {
         process.stderr.write(`[trellis] ${path ?? '?'}: ${error.cause?.stack ?? error.stack ?? error.message}\n`);
       }
     },
