@@ -13,7 +13,7 @@ import type { AgentRunner } from '../runtime/context';
 import { runCodeStep } from './code-sandbox';
 import { unpackEmail } from './email';
 import { getField, type Item } from './frames';
-import { applyStep, type Incoming } from './steps';
+import { applyStep, splitKey, type Incoming } from './steps';
 
 /** What heavy steps need from the engine. */
 export interface StepContext {
@@ -47,9 +47,9 @@ export async function runWorkflow(member: WorkflowMember, msg: Incoming, ctx: St
   for (const [s, step] of member.steps.entries()) {
     if (step.type === 'email') {
       // A split (exec/email.ts): one item per attachment, keyed like a split step.
-      const plain = !splitSeen && items.length === 1;
+      const first = !splitSeen && items.length === 1;
       const next: Item[] = [];
-      for (const [i, item] of items.entries()) next.push(...(await unpackEmail(member.id, step, item, plain ? msg.id : `${msg.id}/${s}/${i}`)));
+      for (const [i, item] of items.entries()) next.push(...(await unpackEmail(member.id, step, item, splitKey(msg.id, s, i, first))));
       items = next;
     } else if (isHeavyStep(step)) {
       const next: Item[] = [];
@@ -57,8 +57,8 @@ export async function runWorkflow(member: WorkflowMember, msg: Incoming, ctx: St
       for (const item of items) next.push(item.void ? item : { ...item, payload: await runHeavyStep(member.id, s, step, item.payload, ctx) });
       items = next;
     } else {
-      const plain = !splitSeen && items.length === 1;
-      items = items.flatMap((item, i) => applyStep(member.id, step, item, plain ? msg.id : `${msg.id}/${s}/${i}`));
+      const first = !splitSeen && items.length === 1;
+      items = items.flatMap((item, i) => applyStep(member.id, step, item, splitKey(msg.id, s, i, first)));
     }
     if (step.type === 'split' || step.type === 'email') splitSeen = true;
   }

@@ -25,13 +25,11 @@ export function executeMember(member: Member, msg: Incoming): Item[] {
   const start: Item = { payload: msg.payload, frames: msg.frames, void: msg.void };
   switch (member.kind) {
     case 'workflow': {
-      // The first split of a message is keyed by the message id (the frame's `split`); any later
-      // split in the same workflow gets a key of its own per step and item.
       let items = [start];
       let splitSeen = false;
       member.steps.forEach((step, s) => {
-        const plain = !splitSeen && items.length === 1;
-        items = items.flatMap((item, i) => applyStep(member.id, step, item, plain ? msg.id : `${msg.id}/${s}/${i}`));
+        const first = !splitSeen && items.length === 1;
+        items = items.flatMap((item, i) => applyStep(member.id, step, item, splitKey(msg.id, s, i, first)));
         if (step.type === 'split') splitSeen = true;
       });
       return items;
@@ -53,11 +51,20 @@ export function executeMember(member: Member, msg: Incoming): Item[] {
 }
 
 /**
+ * The key a split step writes into its frames, which its combine joins on: the message id for the
+ * first split of a message (`first`: no split before it and one item), else `<message id>/<step
+ * index>/<item index>`, so every later split in the same workflow has a key of its own.
+ */
+export function splitKey(messageId: string, step: number, item: number, first: boolean): string {
+  return first ? messageId : `${messageId}/${step}/${item}`;
+}
+
+/**
  * Applies one built-in step to one item. Heavy steps (code, sql, http, agent) run in
  * exec/heavy-steps.ts on a worker pool; here they only pass a void item through.
  * @throws StepError `step_code_failed` for a bad field, or a heavy step given a real item.
  */
-export function applyStep(memberId: string, step: Step, item: Item, splitKey: string): Item[] {
+export function applyStep(memberId: string, step: Step, item: Item, key: string): Item[] {
   switch (step.type) {
     case 'code':
     case 'sql':
@@ -67,7 +74,7 @@ export function applyStep(memberId: string, step: Step, item: Item, splitKey: st
       throw new StepError('step_code_failed', memberId, `a ${step.type} step runs on a worker pool, not inline`, false);
     case 'email':
       // A split whose parsing is asynchronous: exec/heavy-steps.ts runs it (exec/email.ts).
-      if (item.void) return [{ ...item, frames: [...item.frames, { split: splitKey, index: 0, count: 0 }] }];
+      if (item.void) return [{ ...item, frames: [...item.frames, { split: key, index: 0, count: 0 }] }];
       throw new StepError('step_code_failed', memberId, 'an email step runs on a worker pool, not inline', false);
     case 'pass':
       return [item];
@@ -78,7 +85,7 @@ export function applyStep(memberId: string, step: Step, item: Item, splitKey: st
       return [{ ...item, payload: out }];
     }
     case 'split': {
-      if (item.void) return [{ ...item, frames: [...item.frames, { split: splitKey, index: 0, count: 0 }] }];
+      if (item.void) return [{ ...item, frames: [...item.frames, { split: key, index: 0, count: 0 }] }];
       const text = getField(item.payload, step.field);
       if (typeof text !== 'string') {
         // A throwing step is retried with backoff before it is dead-lettered (DESIGN §3): the
@@ -87,11 +94,11 @@ export function applyStep(memberId: string, step: Step, item: Item, splitKey: st
       }
       const parts = splitText(text, step.by);
       if (parts.length === 0) {
-        return [{ payload: {}, frames: [...item.frames, { split: splitKey, index: 0, count: 0 }], void: true }];
+        return [{ payload: {}, frames: [...item.frames, { split: key, index: 0, count: 0 }], void: true }];
       }
       return parts.map((part, index) => ({
         payload: fieldObject(step.field, part),
-        frames: [...item.frames, { split: splitKey, index, count: parts.length }],
+        frames: [...item.frames, { split: key, index, count: parts.length }],
         void: false,
       }));
     }
