@@ -19,7 +19,8 @@ export interface Incoming {
  * Runs a non-combine member on one message and returns its outputs, in order.
  * A void message passes through unchanged, except that a split pushes its own empty frame.
  * @throws StepError (`agent_or_model_missing` for an agent without a usable model,
- *   `step_code_failed` for a bad field or a member kind this engine cannot run yet).
+ *   `step_code_failed` for a bad field, or a service or nested-mesh message that reached here instead of
+ *   parking).
  */
 export function executeMember(member: Member, msg: Incoming): Item[] {
   const start: Item = { payload: msg.payload, frames: msg.frames, void: msg.void };
@@ -44,7 +45,7 @@ export function executeMember(member: Member, msg: Incoming): Item[] {
       throw new StepError(
         'step_code_failed',
         member.id,
-        `members of kind ${member.kind} cannot run in this version of the engine yet`,
+        `a ${member.kind} member's message parks (services/park.ts) and is never run in place`,
         false,
       );
   }
