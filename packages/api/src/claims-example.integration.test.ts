@@ -215,6 +215,44 @@ describe('claims example', () => {
     expect(counted[0]?.n).toBe(1);
   }, 240_000);
 
+  it('assembles a claim from the files that arrived when one file is routed nowhere, and the trail shows the skipped one', async () => {
+    world = await openWorld('postgres', { runAgent: agentRunner({}), variables: {} });
+    await saveOrThrow(world, JSON.parse(read('examples/meshes/bill-lines.json').toString('utf8')));
+    // A variant where only unsure files go to review: a confident `other` has no channel to take.
+    const mesh = JSON.parse(read('examples/meshes/claims-intake.json').toString('utf8')) as { channels: { from: string; to: string; when?: string }[] };
+    const review = mesh.channels.find((c) => c.to === 'review');
+    if (!review) throw new Error('claims-intake has no review channel');
+    review.when = 'confidence < 0.7';
+    await saveOrThrow(world, mesh);
+    const runtime = startInProcess(world.engine, { poolRefreshMs: 200 });
+    cleanups.push(() => runtime.close());
+    const attachment = (name: string, text: string) =>
+      [`--b1`, `Content-Type: text/plain; charset=utf-8; name="${name}"`, `Content-Disposition: attachment; filename="${name}"`, '', text, ''].join('\r\n');
+    const email = [
+      'From: Mari Tamm <mari.tamm@example.net>',
+      'Subject: Claim CLM-1004: car park damage',
+      'MIME-Version: 1.0',
+      'Content-Type: multipart/mixed; boundary="b1"',
+      '',
+      attachment('claim-form.txt', 'CLAIM FORM\r\nPolicyholder: Mari Tamm\r\nAmount claimed: 300'),
+      attachment('photo-note.txt', 'A photo of the other car in the car park.'),
+      '--b1--',
+      '',
+    ].join('\r\n');
+    const { runId } = await startRun(world.engine, { meshName: 'claims-intake', input: { name: 'clm-1004.eml', text: email } });
+    const view = await waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
+    expect({ status: view.status, cause: view.cause }).toEqual({ status: 'done', cause: null });
+    const [row] = await rows<ClaimRow>(world.engine.db, sql`select * from claims where claim_id = 'CLM-1004'`);
+    expect(row?.files.map((f) => [f.file_name, f.kind])).toEqual([['claim-form.txt', 'claim form']]);
+    const trail = await rows<{ member: string; error: string; file: string }>(
+      world.engine.db,
+      sql`select member, error, payload->>'file_name' as file from messages where run_id = ${runId} and status = 'filtered'`,
+    );
+    expect(trail.map((t) => [t.member, t.file])).toEqual([['classify', 'photo-note.txt']]);
+    expect(trail[0]?.error).toContain("no channel's condition held");
+    expect(view.counts.filtered).toBe(1);
+  }, 120_000);
+
   it.each(['pglite', 'postgres'] as const)('is seeded with the examples, runs on the demo model as the web app does on %s with no URL set, and rejects an input that is not an email', async (kind) => {
     // The runner the web app and the workers use: `demo` is the deterministic schema-filling demo.
     // No variables: the SQL steps write to Trellis's own database, embedded or Postgres.

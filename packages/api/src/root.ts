@@ -10,6 +10,7 @@ import { list as listRuns } from './routers/runs/list';
 import { attempts } from './routers/runs/attempts';
 import { messages } from './routers/runs/messages';
 import { reopen } from './routers/runs/reopen';
+import { cancel } from './routers/runs/cancel';
 import { reopenPreview } from './routers/runs/reopen-preview';
 import { act } from './routers/actions/act';
 import { decide } from './routers/actions/decide';
@@ -23,7 +24,7 @@ import { router } from './trpc';
 
 export const appRouter = router({
   meshes: router({ list: listMeshes, get: getMesh, create, save, import: importMesh, validate }),
-  runs: router({ list: listRuns, get: getRun, messages, reopen, reopenPreview, attempts }),
+  runs: router({ list: listRuns, get: getRun, messages, reopen, reopenPreview, attempts, cancel }),
   exceptions: router({ feed }),
   services: router({ list: listServices, add: addService }),
   actions: router({ list: listActions, act, decide, people }),

@@ -36,9 +36,9 @@ export const MeshIdSchema = z.string().min(1).max(64);
 export const RunIdSchema = z.string().min(1).max(64);
 
 /** Run states (DESIGN.md §1). */
-export const RUN_STATUSES = ['queued', 'running', 'done', 'failed', 'stalled'] as const;
+export const RUN_STATUSES = ['queued', 'running', 'done', 'failed', 'stalled', 'cancelled'] as const;
 /** Message states (packages/db messages schema). */
-export const MESSAGE_STATUSES = ['pending', 'running', 'done', 'dead', 'lost', 'parked', 'cancelled'] as const;
+export const MESSAGE_STATUSES = ['pending', 'running', 'done', 'dead', 'lost', 'parked', 'cancelled', 'filtered'] as const;
 
 const count = z.number().int().nonnegative();
 
@@ -52,6 +52,8 @@ export const RunCountsSchema = z.object({
   running: count,
   parked: count,
   cancelled: count,
+  /** Parts routing dropped (never sent, so not in `published`); each was counted as skipped at its combines. */
+  filtered: count,
 });
 
 export const MemberCountsSchema = RunCountsSchema.omit({ delivered: true, cancelled: true });

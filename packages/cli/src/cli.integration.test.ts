@@ -64,7 +64,7 @@ describe('trellis run', () => {
     const summary = JSON.parse(r.stdout) as { status: string; counts: Record<string, number>; runId: string; seconds: number };
     expect(summary.status).toBe('done');
     expect(summary.counts.published).toBe(summary.counts.done);
-    expect(Object.keys(summary.counts).sort()).toEqual(['deadLettered', 'delivered', 'done', 'lost', 'published']);
+    expect(Object.keys(summary.counts).sort()).toEqual(['deadLettered', 'delivered', 'done', 'filtered', 'lost', 'published']);
     expect(readFileSync(output).equals(readFileSync(input))).toBe(true);
     const runs = trellis(['runs', '--json']);
     expect(runs.code).toBe(0);
@@ -165,4 +165,36 @@ describe('trellis worker', () => {
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('--pool names "agents:gpu"');
   });
+});
+
+describe('trellis cancel', () => {
+  it('cancels a run that waits, setting its open message aside (exit 0), and refuses one that has ended (exit 2)', () => {
+    const waiting = join(work, 'waits.json');
+    writeFileSync(
+      waiting,
+      JSON.stringify({
+        format: 'trellis.mesh/v1',
+        name: 'waits-for-a-service',
+        members: [
+          { id: 'start', kind: 'workflow', head: true, steps: [{ type: 'pass' }] },
+          { id: 'records', kind: 'service', service: 'nobody-serves-this', claimTimeoutSeconds: 3600 },
+        ],
+        channels: [{ from: 'start', to: 'records' }],
+      }),
+    );
+    const input = join(work, 'wait-input.txt');
+    writeFileSync(input, 'x');
+    const started = trellis(['run', waiting, '--input', input, '--json', '--timeout', '2']);
+    expect(started.code).toBe(1);
+    const { runId, status } = JSON.parse(started.stdout) as { runId: string; status: string };
+    expect(status).toBe('running');
+    const r = trellis(['cancel', runId, '--reason', 'not needed', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ runId, status: 'cancelled', runs: [runId], messages: 1 });
+    const listed = JSON.parse(trellis(['runs', '--status', 'cancelled', '--json']).stdout) as { runs: { runId: string; status: string }[] };
+    expect(listed.runs.map((x) => [x.runId, x.status])).toEqual([[runId, 'cancelled']]);
+    const again = trellis(['cancel', runId]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/has already ended \(cancelled\)/);
+  }, 120_000);
 });

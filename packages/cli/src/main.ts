@@ -1,8 +1,9 @@
 /**
- * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, worker, orchestrator.
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, worker, orchestrator.
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
+import { cancelCommand } from './commands/cancel';
 import { reopenCommand } from './commands/reopen';
 import { runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
@@ -48,7 +49,7 @@ program
 program
   .command('runs')
   .description('list recent runs')
-  .option('--status <status>', 'only runs in this status (queued, running, done, failed, stalled)')
+  .option('--status <status>', 'only runs in this status (queued, running, done, failed, stalled, cancelled)')
   .option('--limit <n>', 'how many (default 20)')
   .option('--json', 'print JSON')
   .action(action((opts: { status?: string; limit?: string; json?: boolean }) => runsCommand(opts)));
@@ -61,6 +62,14 @@ program
   .option('--json', 'print one JSON object: runId, status, cause, counts, seconds, reopen')
   .option('--timeout <seconds>', 'give up waiting after this many seconds (default 600)')
   .action(action((runId: string, opts: { latest?: boolean; json?: boolean; timeout?: string }) => reopenCommand(runId, opts)));
+
+program
+  .command('cancel')
+  .description('cancel a running run: stop its steps wherever they run and set its open messages aside')
+  .argument('<runId>')
+  .option('--reason <text>', 'why, shown on the run')
+  .option('--json', 'print { runId, status, runs, messages } as JSON')
+  .action(action((runId: string, opts: { reason?: string; json?: boolean }) => cancelCommand(runId, opts)));
 
 const service = program.command('service').description('register outside services and their API keys');
 service

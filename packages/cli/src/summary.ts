@@ -9,7 +9,7 @@ export function summaryJson(run: RunSummary) {
     status: run.status,
     cause: run.cause,
     causeMessage: run.causeMessage,
-    counts: { published: c.published, delivered: c.delivered, done: c.done, deadLettered: c.deadLettered, lost: c.lost },
+    counts: { published: c.published, delivered: c.delivered, done: c.done, deadLettered: c.deadLettered, lost: c.lost, filtered: c.filtered },
     seconds: run.seconds,
   };
 }
@@ -22,7 +22,7 @@ export function printSummary(run: RunSummary): void {
     `mesh     ${run.meshName} v${run.meshVersion}`,
     `status   ${run.status}${run.cause ? ` (${run.cause})` : ''}`,
     ...(run.causeMessage ? [`why      ${run.causeMessage}`] : []),
-    `messages ${c.published} published, ${c.delivered} delivered, ${c.done} done, ${c.deadLettered} dead, ${c.lost} lost`,
+    `messages ${c.published} published, ${c.delivered} delivered, ${c.done} done, ${c.deadLettered} dead, ${c.lost} lost${c.filtered > 0 ? ` (${c.filtered} parts filtered out)` : ''}`,
     `seconds  ${run.seconds}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

@@ -6,7 +6,7 @@
 // file and isolated-vm, no writes unless granted, no child processes, no workers), so even an
 // escape from the isolate finds nothing to read and cannot write or spawn.
 //
-// stdin: one JSON object { ivmPath, source, payload, timeoutMs, memoryMb, network: string[], writeDir? }
+// stdin: one JSON object { ivmPath, source, payload, context: { messageId, idempotencyKey }, timeoutMs, memoryMb, network: string[], writeDir? }
 // stdout: one JSON line, { ok: true, value } or { ok: false, kind: 'threw'|'timeout'|'memory'|'output', message }
 import { createRequire } from 'node:module';
 import { writeFile, mkdir } from 'node:fs/promises';
@@ -39,6 +39,7 @@ const context = await isolate.createContext();
 const jail = context.global;
 await jail.set('global', jail.derefInto());
 await jail.set('__payload', new ivm.ExternalCopy(input.payload ?? null).copyInto());
+await jail.set('__context', new ivm.ExternalCopy(input.context ?? {}).copyInto());
 const logs = [];
 await jail.set('__log', new ivm.Callback((line) => void (logs.length < 100 && logs.push(String(line).slice(0, 2000)))));
 
@@ -102,9 +103,9 @@ const prelude = `
   ${grants.join('\n')}
 `;
 const wrapped = `${prelude}
-(async function (payload) {
+(async function (payload, context) {
 ${input.source}
-})(__payload).then((value) => JSON.stringify(value === undefined ? { __keep: true } : { value }));`;
+})(__payload, __context).then((value) => JSON.stringify(value === undefined ? { __keep: true } : { value }));`;
 
 let timer;
 const deadline = new Promise((resolve) => {

@@ -30,7 +30,8 @@ const EnvSchema = z.object({
   TRELLIS_CONCURRENCY: intFrom(200),
   TRELLIS_LOCK_DURATION_MS: intFrom(30_000),
   TRELLIS_STALLED_INTERVAL_MS: intFrom(15_000),
-  TRELLIS_MAX_STALLED_COUNT: intFrom(2),
+  TRELLIS_MAX_STALLED_COUNT: intFrom(1),
+  TRELLIS_LEASE_MS: z.coerce.number().int().positive().optional(),
   // Test-only fault injection (see EngineConfig.crashAfterCommit); never set in production.
   TRELLIS_TEST_CRASH_AFTER_COMMIT: z.enum(['0', '1']).default('0'),
 });
@@ -48,6 +49,8 @@ export interface EngineEnv {
    * database, so two checkouts sharing one Redis never take each other's jobs.
    */
   queuePrefix: string;
+  /** True when TRELLIS_QUEUE_PREFIX set the prefix (a default prefix of the embedded database may be taken over, runtime/install.ts). */
+  queuePrefixSet: boolean;
   /** Deepest message allowed (hops from the head) before the run fails. */
   maxDepth: number;
   /** Deliveries per message before it is dead-lettered. */
@@ -62,6 +65,8 @@ export interface EngineEnv {
   stalledIntervalMs: number;
   /** Lapses a job survives before BullMQ fails it (its message is then dead-lettered by the relay). */
   maxStalledCount: number;
+  /** A heavy message's lease without renewal (TRELLIS_LEASE_MS; default twice the lock, see process/lease.ts). */
+  leaseMs: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
   /**
@@ -88,6 +93,7 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     dataDir,
     redisUrl: e.REDIS_URL,
     queuePrefix: e.TRELLIS_QUEUE_PREFIX ?? defaultPrefix(e.DATABASE_URL, dataDir),
+    queuePrefixSet: e.TRELLIS_QUEUE_PREFIX !== undefined,
     maxDepth: e.TRELLIS_MAX_DEPTH,
     attempts: e.TRELLIS_ATTEMPTS,
     stallAfterMs: e.TRELLIS_STALL_AFTER_SECONDS * 1000,
@@ -95,6 +101,7 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     lockDurationMs: e.TRELLIS_LOCK_DURATION_MS,
     stalledIntervalMs: e.TRELLIS_STALLED_INTERVAL_MS,
     maxStalledCount: e.TRELLIS_MAX_STALLED_COUNT,
+    leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     variables: env,
   };

@@ -101,6 +101,8 @@ const STATUS: Record<string, number> = {
   mesh_not_found: 404,
   run_not_found: 404,
   reopen_refused: 409,
+  run_ended: 409,
+  queue_prefix_taken: 409,
   mesh_invalid: 400,
   input_rejected: 400,
   wait_timeout: 504,

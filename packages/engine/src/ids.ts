@@ -14,6 +14,15 @@ export function messageId(runId: string, parentId: string, channel: string, inde
   return sha256([runId, parentId, channel, index]);
 }
 
+/**
+ * Id of the `filtered` trail row for a parent's `index`-th output, which routing dropped. Its parts
+ * are framed differently from {@link messageId}'s, so it can never equal a child's id, whatever a
+ * channel is named.
+ */
+export function filteredId(runId: string, parentId: string, index: number): string {
+  return sha256([runId, parentId, index, 'filtered']);
+}
+
 /** Id of the run's head message (its input). */
 export function headMessageId(runId: string): string {
   return sha256([runId, 'input']);

@@ -244,6 +244,7 @@ export async function stopWorkers(workers: readonly WorkerProcess[]): Promise<vo
 
 /** How exactly a run went, from the database: every figure the chaos table prints. */
 export interface Exactness {
+  /** Messages sent (the `filtered` trail rows of dropped parts are not messages). */
   published: number;
   delivered: number;
   done: number;
@@ -261,7 +262,7 @@ export async function exactness(db: Queryable, runId: string): Promise<Exactness
     db,
     sql`select count(*)::int as published, count(*) filter (where attempts > 0)::int as delivered,
                count(*) filter (where status = 'done')::int as done
-          from messages where run_id = ${runId}`,
+          from messages where run_id = ${runId} and status <> 'filtered'`,
   );
   // A fired join publishes one output per outgoing channel, from the part that completed it; more
   // outputs from a combine member than fired joins × channels would be a join that fired twice.
@@ -295,6 +296,10 @@ export interface OwnRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port and directory (the AOF is replayed). */
   restart(): Promise<void>;
+  /** SIGSTOPs the server: connections open but nothing answers, as on a machine too loaded to serve. */
+  pause(): void;
+  /** SIGCONTs a paused server. */
+  resume(): void;
   /** Kills it and removes its directory. */
   close(): Promise<void>;
 }
@@ -332,7 +337,10 @@ export async function startOwnRedis(port: number, args: readonly string[] = []):
     url,
     kill,
     restart: start,
+    pause: () => proc?.kill('SIGSTOP'),
+    resume: () => proc?.kill('SIGCONT'),
     async close() {
+      proc?.kill('SIGCONT');
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },

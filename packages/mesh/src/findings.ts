@@ -22,6 +22,7 @@ export const FINDING_CODES = [
   'member_config_invalid',
   'condition_type_mismatch',
   'sequential_branches',
+  'join_may_skip_parts',
 ] as const;
 
 /** A stable finding code. */

@@ -117,6 +117,16 @@ export const CodeStepSchema = z.object({
 export const OWN_DATABASE_CONNECTION = 'trellis';
 
 /**
+ * The SQL parameter that binds the delivery's idempotency key (its message id, the same on every
+ * redelivery) instead of a payload field, so a write can be made idempotent
+ * (`insert … on conflict (key) do nothing`).
+ */
+export const IDEMPOTENCY_KEY_PARAM = '@idempotency_key';
+
+/** A SQL step parameter: a payload field path, or {@link IDEMPOTENCY_KEY_PARAM}. */
+export const SqlParamSchema = z.union([FieldPathSchema, z.literal(IDEMPOTENCY_KEY_PARAM)]);
+
+/**
  * A parameterised SQL query against a named connection: `connection` is `trellis` (Trellis's own
  * database, see {@link OWN_DATABASE_CONNECTION}; needs no URL, works on the embedded database too)
  * or the name of an environment variable holding a Postgres URL. Runs in a transaction, read-only
@@ -128,8 +138,8 @@ export const SqlStepSchema = z.object({
   connection: EnvNameSchema,
   /** One SQL statement, with `$1`, `$2`, … bound to `params` in order; never built from payload text. */
   query: z.string().min(1, 'expected a SQL query'),
-  /** Payload field paths bound to `$1`, `$2`, … in order. */
-  params: z.array(FieldPathSchema).default([]),
+  /** Payload field paths bound to `$1`, `$2`, … in order; `@idempotency_key` binds the delivery's idempotency key. */
+  params: z.array(SqlParamSchema).default([]),
   /** True when the query may write (default false: `SET TRANSACTION READ ONLY`). */
   write: z.boolean().default(false),
   /** The payload field the result rows are written to (default `rows`). */

@@ -288,6 +288,46 @@ const rows: Row[] = [
     findings: [],
   },
   {
+    name: 'a condition between a split and its combine warns that parts may be skipped',
+    mesh: mesh(
+      [
+        { id: 'split', kind: 'workflow', head: true, steps: [{ type: 'split', by: 'word' }] },
+        pass('keep'),
+        combine('join'),
+        pass('after'),
+      ],
+      [ch('split', 'keep', "text != 'b '"), ch('keep', 'join'), ch('join', 'after')],
+    ),
+    findings: ['warning:join_may_skip_parts:join:split->keep'],
+    says: ['Channel "split->keep" has a condition between a split and the combine "join"'],
+  },
+  {
+    name: 'a condition after the combine, or with no split before it, skips nothing',
+    mesh: mesh(
+      [
+        { id: 'split', kind: 'workflow', head: true, steps: [{ type: 'split', by: 'word' }] },
+        combine('join'),
+        pass('after'),
+        pass('gate', { head: false }),
+      ],
+      [ch('split', 'join'), ch('join', 'after', "text != ''"), ch('after', 'gate', 'x == 1')],
+    ),
+    findings: [],
+  },
+  {
+    name: 'a condition inside an inner split warns for the inner combine only',
+    mesh: mesh(
+      [
+        { id: 'pages', kind: 'workflow', head: true, steps: [{ type: 'split', by: 'page' }] },
+        { id: 'lines', kind: 'workflow', steps: [{ type: 'split', by: 'line' }] },
+        combine('line-join'),
+        combine('page-join'),
+      ],
+      [ch('pages', 'lines'), ch('lines', 'line-join', "text != ''"), ch('line-join', 'page-join')],
+    ),
+    findings: ['warning:join_may_skip_parts:line-join:lines->line-join'],
+  },
+  {
     name: 'no sequential warning when the instructions name the first agent',
     mesh: mesh(
       [

@@ -9,6 +9,7 @@ import type { Finding } from './findings';
 import { cycles, reachableFrom, adjacency, type Edge } from './graph';
 import { channelName, type Channel, type Member, type Mesh } from './schema';
 import { sequentialBranches } from './sequential';
+import { joinsAcross, outputDepths } from './join-paths';
 
 /** Finds a nested mesh by name; `undefined` when there is none. */
 export type ResolveMesh = (name: string) => Mesh | undefined;
@@ -29,6 +30,9 @@ export type ResolveMesh = (name: string) => Mesh | undefined;
  * - `member_config_invalid`: settings of one member that cannot work (see `member-config.ts`),
  *   naming the member and the field.
  * - `sequential_branches` (warning): see {@link sequentialBranches} for the exact rule.
+ * - `join_may_skip_parts` (warning): a channel with a condition between a split and the combine that
+ *   joins its parts: parts the condition filters out are counted at that combine as skipped, and it
+ *   fires with the parts that arrived (see `join-paths.ts`).
  */
 export function validateMesh(mesh: Mesh, resolveMesh?: ResolveMesh): Finding[] {
   const members = new Map<string, Member>();
@@ -65,6 +69,30 @@ export function validateMesh(mesh: Mesh, resolveMesh?: ResolveMesh): Finding[] {
   findings.push(...nestingFindings(mesh, resolveMesh));
   for (const member of members.values()) findings.push(...memberConfigFindings(member));
   findings.push(...sequentialBranches(members, mesh.channels));
+  findings.push(...skippedPartFindings(mesh));
+  return findings;
+}
+
+function skippedPartFindings(mesh: Mesh): Finding[] {
+  const conditioned = mesh.channels.filter((c) => c.when !== undefined && c.when.trim() !== '');
+  if (conditioned.length === 0) return [];
+  const joins = joinsAcross(mesh);
+  const depths = outputDepths(mesh);
+  const findings: Finding[] = [];
+  for (const channel of conditioned) {
+    const name = channelName(channel);
+    const combines = joins.get(name) ?? [];
+    const split = [...(depths.get(channel.from) ?? [])].some((d) => d > 0);
+    if (combines.length === 0 || !split) continue;
+    const list = combines.map((id) => `"${id}"`).join(', ');
+    findings.push({
+      code: 'join_may_skip_parts',
+      severity: 'warning',
+      channel: name,
+      member: combines[0],
+      message: `Channel "${name}" has a condition between a split and the combine ${list}: parts it filters out are counted there as skipped, so the combine fires with the parts that arrived.`,
+    });
+  }
   return findings;
 }
 

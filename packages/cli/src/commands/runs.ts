@@ -4,7 +4,7 @@ import { open, settings } from '../boot';
 import { CliError, EXIT } from '../fail';
 import { summaryJson } from '../summary';
 
-const STATUSES = ['queued', 'running', 'done', 'failed', 'stalled'];
+const STATUSES = ['queued', 'running', 'done', 'failed', 'stalled', 'cancelled'];
 
 /** Lists runs, newest first. */
 export async function runsCommand(opts: { status?: string; limit?: string; json?: boolean }): Promise<number> {

@@ -1,10 +1,12 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * One keyed join per (run, combine member, key); `fired_at` is set exactly once.
  * `key` is the id of the split that fanned out (the frame's `split`); `expected` travels with the split.
- * `received` counts distinct parts; it is only bumped when a part row is new, under the row lock
- * taken by the upsert, so concurrent last parts are serialized and exactly one sees `received = expected`.
+ * `received` counts distinct parts, arrived or skipped; it is only bumped when a part row is new, under
+ * the row lock taken by the upsert, so concurrent last parts are serialized and exactly one sees
+ * `received = expected`. `skipped` counts the parts among them that routing dropped before they came.
  */
 export const joins = pgTable(
   'joins',
@@ -16,13 +18,25 @@ export const joins = pgTable(
     expected: integer('expected').notNull(),
     /** Distinct parts stored so far. */
     received: integer('received').notNull().default(0),
+    /** Parts counted as skipped: a condition (or no matching channel) dropped them upstream. */
+    skipped: integer('skipped').notNull().default(0),
     firedAt: timestamp('fired_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.member, t.key] })],
+  (t) => [
+    primaryKey({ columns: [t.runId, t.member, t.key] }),
+    // "Has every join of this run fired?" is asked whenever a run may end (runs/finalize.ts).
+    index('joins_unfired_idx')
+      .on(t.runId)
+      .where(sql`${t.firedAt} is null`),
+  ],
 );
 
-/** The parts of a join, stored by message id: a redelivered id inserts nothing and counts once. */
+/**
+ * The parts of a join, stored by message id: a redelivered id inserts nothing and counts once. A
+ * skipped part (`skipped`) is stored under the id of its `filtered` trail row and has no payload
+ * worth merging; the merge takes the arrived parts only, in `seq` order.
+ */
 export const joinParts = pgTable(
   'join_parts',
   {
@@ -32,6 +46,7 @@ export const joinParts = pgTable(
     messageId: text('message_id').notNull(),
     seq: integer('seq').notNull(),
     payload: jsonb('payload').notNull(),
+    skipped: boolean('skipped').notNull().default(false),
   },
   (t) => [primaryKey({ columns: [t.runId, t.member, t.key, t.messageId] })],
 );

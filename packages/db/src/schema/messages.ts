@@ -4,7 +4,13 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzl
 /**
  * The message trail: every message is a row here and a job in BullMQ (`jobId` = `id`).
  * `id` is deterministic: sha256(runId, parentId, channel, index) (DESIGN.md §3).
- * `status`: pending | running | done | dead | lost | parked | cancelled.
+ * `status`: pending | running | done | dead | lost | parked | cancelled | filtered. A `filtered` row is
+ * not a message that was sent: it records a part that routing dropped (a condition filtered it, or
+ * no channel of its member matched), naming the member and the conditions in `error`, so the trail
+ * and the joins downstream account for it.
+ * `lease_*`: the lease a heavy member's delivery holds while its step runs (owner, fencing token,
+ * expiry), renewed while it runs; another delivery waits until it ends, and a commit carrying a stale
+ * token is refused.
  * `frames`: the split stack, innermost last: `[{ split, index, count }]`; a combine pops the last.
  * `void`: the message stands for a split with zero parts, so a combine downstream still fires once.
  */
@@ -32,6 +38,12 @@ export const messages = pgTable(
     /** Times the outbox relay had to re-add the job because Redis no longer had it. */
     requeues: integer('requeues').notNull().default(0),
     error: text('error'),
+    /** The worker holding the lease of a running heavy message (`<host>/<pid>/<n>`). */
+    leaseOwner: text('lease_owner'),
+    /** The fencing token of that lease: the commit that ends the step must carry it. */
+    leaseToken: text('lease_token'),
+    /** When the lease lapses unless renewed. */
+    leaseUntil: timestamp('lease_until', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -44,7 +56,7 @@ export const messages = pgTable(
     // answer a probe into the few open rows instead of a scan over thousands of done ones.
     index('messages_open_idx')
       .on(t.runId)
-      .where(sql`${t.status} <> 'done'`),
+      .where(sql`${t.status} not in ('done', 'filtered')`),
     // The outbox relay walks pending and running rows by age across all runs.
     index('messages_outbox_idx')
       .on(t.createdAt, t.id)

@@ -50,6 +50,11 @@ describe('MCP tools', () => {
     expect(result.usage.promptTokens).toBe(2000);
   }, 15_000);
 
+  it('sends the delivery\'s idempotency key with each tool call, in _meta', async () => {
+    const result = await runAgent(agent('tool', ['text']), { text: 'hello mesh' }, { env: {}, tools: registry, idempotencyKey: 'msg-1' });
+    expect(result.output).toEqual({ text: 'HELLO MESH! (key msg-1)' });
+  }, 15_000);
+
   it('runs tools over streamable HTTP too', async () => {
     const tools: McpServerRegistry = { web: { transport: 'http', url: http.url } };
     const result = await runAgent(agent('tool', ['web']), {}, { env: {}, tools });

@@ -60,6 +60,9 @@ interface Connection {
   client: Client;
 }
 
+/** The `_meta` key a tool call carries the delivery's idempotency key under (MCP requests' `_meta`). */
+export const IDEMPOTENCY_META_KEY = 'trellis/idempotency-key';
+
 /**
  * Connects to the servers granted to `member`, lists their tools and names each
  * `<server>__<tool>` (letters, digits, `_`, `-`; at most 64 characters, as the chat API requires).
@@ -71,7 +74,7 @@ export async function openToolBox(
   member: AgentMember,
   registry: McpServerRegistry,
   env: Record<string, string | undefined>,
-  opts: { signal?: AbortSignal; connectTimeoutMs: number; callTimeoutMs: number },
+  opts: { signal?: AbortSignal; connectTimeoutMs: number; callTimeoutMs: number; idempotencyKey?: string },
 ): Promise<ToolBox> {
   const granted = member.tools ?? [];
   for (const server of granted) {
@@ -112,7 +115,11 @@ export async function openToolBox(
     }
     try {
       const result = await target.conn.client.callTool(
-        { name: target.tool, arguments: args as Record<string, unknown> },
+        {
+          name: target.tool,
+          arguments: args as Record<string, unknown>,
+          ...(opts.idempotencyKey ? { _meta: { [IDEMPOTENCY_META_KEY]: opts.idempotencyKey } } : {}),
+        },
         undefined,
         { ...(opts.signal ? { signal: opts.signal } : {}), timeout: opts.callTimeoutMs },
       );

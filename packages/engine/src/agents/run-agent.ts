@@ -36,6 +36,11 @@ export interface RunAgentOptions {
   retry?: Partial<RetryPolicy>;
   /** How long a tool server may take to start; default 10 000. Each tool call: default 60 000. */
   toolTimeouts?: { connectMs?: number; callMs?: number };
+  /**
+   * The delivery's idempotency key: sent with every tool call as `_meta["trellis/idempotency-key"]`,
+   * so a tool with outside effects can recognise a redelivered call.
+   */
+  idempotencyKey?: string;
 }
 
 /** What an agent produced. */
@@ -81,6 +86,7 @@ export async function runAgent(member: AgentMember, payload: unknown, options: R
     ...(options.signal ? { signal: options.signal } : {}),
     connectTimeoutMs: options.toolTimeouts?.connectMs ?? 10_000,
     callTimeoutMs: options.toolTimeouts?.callMs ?? 60_000,
+    ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
   });
   try {
     const output = await loop(member, payload, options, { client, spend, tools });

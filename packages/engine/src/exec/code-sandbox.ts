@@ -60,7 +60,7 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
  * throws for the code's own failures (see {@link runCodeStep} for causes).
  * @throws Error when the sandbox cannot start at all (isolated-vm missing).
  */
-export function runInSandbox(step: CodeStep, payload: unknown, signal?: AbortSignal): Promise<SandboxResult> {
+export function runInSandbox(step: CodeStep, payload: unknown, signal?: AbortSignal, context: CodeContext = {}): Promise<SandboxResult> {
   const { runner, ivm } = runnerPaths();
   const args = [...sandboxFlags(step, [runner, ivm]), runner];
   return new Promise((resolve) => {
@@ -80,7 +80,7 @@ export function runInSandbox(step: CodeStep, payload: unknown, signal?: AbortSig
       () => finish({ ok: false, kind: 'timeout', message: `ran longer than ${step.timeoutMs} ms` }),
       step.timeoutMs + STARTUP_GRACE_MS,
     );
-    const onAbort = () => finish({ ok: false, kind: 'timeout', message: 'was stopped: the member ran out of time' });
+    const onAbort = () => finish({ ok: false, kind: 'timeout', message: 'was stopped: the member ran out of time or its run ended' });
     signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (d: Buffer) => {
       out += d.toString('utf8');
@@ -106,6 +106,7 @@ export function runInSandbox(step: CodeStep, payload: unknown, signal?: AbortSig
         ivmPath: ivm,
         source: step.source,
         payload,
+        context,
         timeoutMs: step.timeoutMs,
         memoryMb: step.memoryMb,
         network: step.network ?? [],
@@ -116,12 +117,21 @@ export function runInSandbox(step: CodeStep, payload: unknown, signal?: AbortSig
 }
 
 /**
+ * What a code step's function sees as its second argument, `context`: the delivery's message id and
+ * the idempotency key of this step's outside effects (the same on every redelivery).
+ */
+export interface CodeContext {
+  messageId?: string;
+  idempotencyKey?: string;
+}
+
+/**
  * Runs a code step and returns the new payload (the old one when the code returns `undefined`).
  * @throws StepError `timed_out` past the time limit; `step_code_failed` when the code throws, runs
  *   past its memory limit or the sandbox process dies (both retryable, as any failing delivery).
  */
-export async function runCodeStep(memberId: string, step: CodeStep, payload: unknown, signal?: AbortSignal): Promise<unknown> {
-  const r = await runInSandbox(step, payload, signal);
+export async function runCodeStep(memberId: string, step: CodeStep, payload: unknown, signal?: AbortSignal, context: CodeContext = {}): Promise<unknown> {
+  const r = await runInSandbox(step, payload, signal, context);
   if (r.ok) return r.keep ? payload : r.value;
   if (r.kind === 'timeout') throw new StepError('timed_out', memberId, `its code step ${r.message}`);
   const what = r.kind === 'memory' ? r.message : r.kind === 'threw' ? `threw: ${r.message}` : r.message;

@@ -22,7 +22,7 @@ const mesh = (steps: unknown[], extra: Record<string, unknown> = {}) => ({
 
 let server: Server;
 let port = 0;
-const seen: { url: string; auth: string | undefined; body: string }[] = [];
+const seen: { url: string; auth: string | undefined; body: string; key: string | undefined }[] = [];
 let fake: FakeOpenAI;
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -36,7 +36,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 beforeAll(async () => {
   server = createServer((req, res) => {
     void readBody(req).then((body) => {
-      seen.push({ url: req.url ?? '', auth: req.headers.authorization, body });
+      seen.push({ url: req.url ?? '', auth: req.headers.authorization, body, key: req.headers['idempotency-key'] as string | undefined });
       if (req.url?.startsWith('/slow')) return; // never answers
       if (req.url?.startsWith('/busy')) return void res.writeHead(429).end('slow down');
       res.setHeader('content-type', 'application/json');
@@ -177,6 +177,26 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
       {},
     );
     expect(noSecret.cause).toBe('step_code_failed');
+  });
+
+  it('hands every outside effect the delivery\'s idempotency key: HTTP header, SQL parameter, code context', async () => {
+    const w = await open();
+    const meshId = await saveOrThrow(
+      w,
+      mesh([
+        { type: 'http', method: 'POST', url: `http://127.0.0.1:${port}/keyed`, allowHosts: ['127.0.0.1'], into: 'first' },
+        { type: 'sql', connection: 'trellis', query: 'select $1::text as key, $2::text as text', params: ['@idempotency_key', 'text'], into: 'sql' },
+        { type: 'code', source: 'return { ...payload, code: context.idempotencyKey, message: context.messageId };' },
+        { type: 'http', method: 'POST', url: `http://127.0.0.1:${port}/keyed-again`, allowHosts: ['127.0.0.1'], into: 'second' },
+      ]),
+    );
+    const { runId, messageId } = await startRun(w.engine, { meshId, input: { payload: { text: 'hi' } } });
+    const view = await waitForRun(w.engine.db, runId, { timeoutMs: 60_000 });
+    expect(view.status).toBe('done');
+    // The first effect carries the message id itself (the IETF Idempotency-Key draft's header); each later one its step.
+    expect(seen.find((x) => x.url === '/keyed')?.key).toBe(messageId);
+    expect(view.output).toMatchObject({ sql: [{ key: `${messageId}/1/0`, text: 'hi' }], code: `${messageId}/2/0`, message: messageId });
+    expect(seen.find((x) => x.url === '/keyed-again')?.key).toBe(`${messageId}/3/0`);
   });
 
   it('runs an agent step against an OpenAI-compatible server and merges its answer', async () => {

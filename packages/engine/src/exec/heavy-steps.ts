@@ -7,13 +7,24 @@
 import pg from 'pg';
 import type { Db } from '@trellis/db/client';
 import { hostAllowed, templateHost, urlPlaceholders } from '@trellis/mesh/member-config';
-import { HEAVY_STEP_TYPES, OWN_DATABASE_CONNECTION, type AgentMember, type AgentStep, type HttpStep, type SqlStep, type Step, type WorkflowMember } from '@trellis/mesh/schema';
+import { HEAVY_STEP_TYPES, IDEMPOTENCY_KEY_PARAM, OWN_DATABASE_CONNECTION, type AgentMember, type AgentStep, type HttpStep, type SqlStep, type Step, type WorkflowMember } from '@trellis/mesh/schema';
 import { StepError } from '../errors';
 import type { AgentRunner } from '../runtime/context';
 import { runCodeStep } from './code-sandbox';
 import { unpackEmail } from './email';
 import { getField, type Item } from './frames';
 import { applyStep, splitKey, type Incoming } from './steps';
+
+/**
+ * The delivery a heavy step runs in (process/lease.ts): the message id, a signal that aborts when
+ * the lease is lost or the run ends, and `guard()` to call before each outside effect.
+ */
+export interface StepRun {
+  messageId: string;
+  signal: AbortSignal;
+  /** @throws LeaseLostError or RunEndedError when this delivery must not act any more. */
+  guard(): Promise<void>;
+}
 
 /** What heavy steps need from the engine. */
 export interface StepContext {
@@ -24,6 +35,18 @@ export interface StepContext {
   runAgent: AgentRunner;
   /** Longest an agent step may take, in ms. */
   agentTimeoutMs: number;
+  /** The delivery, when the step runs for one (absent in direct calls, e.g. tests). */
+  run?: StepRun | undefined;
+}
+
+/**
+ * The idempotency key of one outside effect of a delivery (DESIGN.md §3): the message id for the
+ * member's first heavy step on a single item, else `<message id>/<step index>/<item index>` (the
+ * same rule as split keys, `splitKey`), so every effect of a delivery has its own key and a
+ * redelivery sends the same keys again.
+ */
+export function effectKey(messageId: string, step: number, item: number, first: boolean): string {
+  return splitKey(messageId, step, item, first);
 }
 
 /** True for step types that must not run inside the commit transaction. */
@@ -44,6 +67,7 @@ export function hasHeavySteps(member: WorkflowMember): boolean {
 export async function runWorkflow(member: WorkflowMember, msg: Incoming, ctx: StepContext): Promise<Item[]> {
   let items: Item[] = [{ payload: msg.payload, frames: msg.frames, void: msg.void }];
   let splitSeen = false;
+  let effectSeen = false;
   for (const [s, step] of member.steps.entries()) {
     if (step.type === 'email') {
       // A split (exec/email.ts): one item per attachment, keyed like a split step.
@@ -53,8 +77,18 @@ export async function runWorkflow(member: WorkflowMember, msg: Incoming, ctx: St
       items = next;
     } else if (isHeavyStep(step)) {
       const next: Item[] = [];
+      const first = !effectSeen && items.length === 1;
       // One item at a time: each may hold a process, a connection or a model call.
-      for (const item of items) next.push(item.void ? item : { ...item, payload: await runHeavyStep(member.id, s, step, item.payload, ctx) });
+      for (const [i, item] of items.entries()) {
+        if (item.void) {
+          next.push(item);
+          continue;
+        }
+        await ctx.run?.guard();
+        const key = effectKey(msg.id, s, i, first);
+        next.push({ ...item, payload: await stoppable(ctx, () => runHeavyStep(member.id, s, step, item.payload, ctx, key)) });
+      }
+      effectSeen = true;
       items = next;
     } else {
       const first = !splitSeen && items.length === 1;
@@ -65,16 +99,31 @@ export async function runWorkflow(member: WorkflowMember, msg: Incoming, ctx: St
   return items;
 }
 
-async function runHeavyStep(memberId: string, index: number, step: Step, payload: unknown, ctx: StepContext): Promise<unknown> {
+/**
+ * Runs `fn`; when the delivery was stopped meanwhile (its lease lost, its run ended), throws the
+ * reason instead of whatever the interrupted step threw, so the caller does not retry it.
+ */
+async function stoppable<T>(ctx: StepContext, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    const reason: unknown = ctx.run?.signal.reason;
+    if (ctx.run?.signal.aborted && reason instanceof Error) throw reason;
+    throw err;
+  }
+}
+
+async function runHeavyStep(memberId: string, index: number, step: Step, payload: unknown, ctx: StepContext, key: string): Promise<unknown> {
+  const signal = ctx.run?.signal;
   switch (step.type) {
     case 'code':
-      return runCodeStep(memberId, step, payload);
+      return runCodeStep(memberId, step, payload, signal, { messageId: ctx.run?.messageId ?? key, idempotencyKey: key });
     case 'sql':
-      return runSqlStep(memberId, step, payload, ctx);
+      return runSqlStep(memberId, step, payload, ctx, key);
     case 'http':
-      return runHttpStep(memberId, step, payload, ctx.variables);
+      return runHttpStep(memberId, step, payload, ctx.variables, { key, ...(signal ? { signal } : {}) });
     case 'agent':
-      return runAgentStep(memberId, step, payload, ctx);
+      return runAgentStep(memberId, step, payload, ctx, key);
     default:
       throw new StepError('step_code_failed', memberId, `step ${index + 1} (${step.type}) is not a heavy step`, false);
   }
@@ -145,15 +194,22 @@ const RETRYABLE_SQLSTATE = new Set(['40001', '40P01', '57P01', '57P03', '08000',
  *   error; retryable for serialization failures and dropped connections), `timed_out` when the
  *   statement timeout cancels the query.
  */
-export async function runSqlStep(memberId: string, step: SqlStep, payload: unknown, ctx: Pick<StepContext, 'variables' | 'db'>): Promise<unknown> {
-  const params = step.params.map((path) => getField(payload, path));
+export async function runSqlStep(
+  memberId: string,
+  step: SqlStep,
+  payload: unknown,
+  ctx: Pick<StepContext, 'variables' | 'db' | 'run'>,
+  key = '',
+): Promise<unknown> {
+  const params = step.params.map((path) => (path === IDEMPOTENCY_KEY_PARAM ? key : getField(payload, path)));
+  const signal = ctx.run?.signal;
   if (step.connection === OWN_DATABASE_CONNECTION) {
     const client = ownClient(ctx.db);
     if (!(client instanceof pg.Pool)) return withField(payload, step.into, await runOnEmbedded(memberId, step, params, client));
-    return withField(payload, step.into, await runOnPool(memberId, step, params, client));
+    return withField(payload, step.into, await runOnPool(memberId, step, params, client, signal));
   }
   const url = variable(memberId, ctx.variables, step.connection, 'its SQL step connection');
-  return withField(payload, step.into, await runOnPool(memberId, step, params, poolFor(url)));
+  return withField(payload, step.into, await runOnPool(memberId, step, params, poolFor(url), signal));
 }
 
 /** The part of an embedded (PGlite) database a SQL step uses: its own transaction, whose queries take `$n` parameters. */
@@ -169,8 +225,29 @@ function ownClient(db: Db): pg.Pool | EmbeddedClient {
   throw new Error('the Trellis database handle exposes neither a pg pool nor an embedded database client');
 }
 
-/** One SQL step's transaction on a connection from `pool`; returns the result rows. */
-async function runOnPool(memberId: string, step: SqlStep, params: unknown[], pool: pg.Pool): Promise<unknown[]> {
+/**
+ * Cancels the query running on `client` (`pg_cancel_backend` from a connection of its own, so a
+ * busy pool cannot hold the cancel back); never throws.
+ */
+async function cancelBackend(pool: pg.Pool, client: pg.PoolClient): Promise<void> {
+  const pid = (client as pg.PoolClient & { processID?: number }).processID;
+  if (pid === undefined) return;
+  const canceller = new pg.Client((pool as pg.Pool & { options: pg.ClientConfig }).options);
+  try {
+    await canceller.connect();
+    await canceller.query('select pg_cancel_backend($1)', [pid]);
+  } catch {
+    // Nothing more to do: the statement timeout still ends the query.
+  } finally {
+    await canceller.end().catch(() => undefined);
+  }
+}
+
+/**
+ * One SQL step's transaction on a connection from `pool`; returns the result rows. When `signal`
+ * aborts (the run ended, or the lease was lost), the running query is cancelled on the server.
+ */
+async function runOnPool(memberId: string, step: SqlStep, params: unknown[], pool: pg.Pool, signal?: AbortSignal): Promise<unknown[]> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
@@ -178,7 +255,10 @@ async function runOnPool(memberId: string, step: SqlStep, params: unknown[], poo
     throw new StepError('step_code_failed', memberId, `its SQL step could not connect to ${step.connection}: ${errorText(err)}`, true);
   }
   let broken = false;
+  const onAbort = () => void cancelBackend(pool, client);
+  signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('the step was stopped');
     await client.query('begin');
     if (!step.write) await client.query('set transaction read only');
     await client.query(`set local statement_timeout = ${step.timeoutMs}`);
@@ -193,6 +273,7 @@ async function runOnPool(memberId: string, step: SqlStep, params: unknown[], poo
     await client.query('rollback').catch(() => (broken = true));
     throw sqlFailure(memberId, step, err);
   } finally {
+    signal?.removeEventListener('abort', onAbort);
     client.release(broken);
   }
 }
@@ -262,9 +343,17 @@ export function buildUrl(memberId: string, step: HttpStep, payload: unknown): UR
  *   for a refused host, a missing secret or field, a redirect or any other non-2xx answer
  *   (retryable for 5xx and network errors).
  */
-export async function runHttpStep(memberId: string, step: HttpStep, payload: unknown, variables: StepContext['variables']): Promise<unknown> {
+export async function runHttpStep(
+  memberId: string,
+  step: HttpStep,
+  payload: unknown,
+  variables: StepContext['variables'],
+  delivery: { key?: string; signal?: AbortSignal } = {},
+): Promise<unknown> {
   const url = buildUrl(memberId, step, payload);
   const headers: Record<string, string> = {};
+  // The IETF httpapi Idempotency-Key draft: the same key on every retry of the same effect.
+  if (delivery.key) headers['idempotency-key'] = delivery.key;
   for (const [name, secret] of Object.entries(step.headers ?? {})) headers[name] = variable(memberId, variables, secret, `its HTTP step header ${name}`);
   let body: string | undefined;
   if (step.method !== 'GET' && step.method !== 'DELETE') {
@@ -273,8 +362,11 @@ export async function runHttpStep(memberId: string, step: HttpStep, payload: unk
   }
   let res: Response;
   try {
-    res = await fetch(url, { method: step.method, headers, body, redirect: 'manual', signal: AbortSignal.timeout(step.timeoutMs) });
+    const timeout = AbortSignal.timeout(step.timeoutMs);
+    const signal = delivery.signal ? AbortSignal.any([timeout, delivery.signal]) : timeout;
+    res = await fetch(url, { method: step.method, headers, body, redirect: 'manual', signal });
   } catch (err) {
+    if (delivery.signal?.aborted) throw delivery.signal.reason instanceof Error ? delivery.signal.reason : err;
     if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
       throw new StepError('timed_out', memberId, `its HTTP ${step.method} to ${url.host} took longer than ${step.timeoutMs} ms`);
     }
@@ -319,9 +411,11 @@ export function agentOfStep(memberId: string, step: AgentStep): AgentMember {
  * 'merge'` spreads an object answer over the payload, `replace` makes the answer the payload.
  * @throws StepError `timed_out` past the limit, or the runner's own cause.
  */
-export async function runAgentStep(memberId: string, step: AgentStep, payload: unknown, ctx: StepContext): Promise<unknown> {
+export async function runAgentStep(memberId: string, step: AgentStep, payload: unknown, ctx: StepContext, key = ''): Promise<unknown> {
   const limit = ctx.agentTimeoutMs;
   const controller = new AbortController();
+  const stop = () => controller.abort(ctx.run?.signal.reason);
+  ctx.run?.signal.addEventListener('abort', stop, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {
@@ -330,10 +424,11 @@ export async function runAgentStep(memberId: string, step: AgentStep, payload: u
     }, limit);
   });
   try {
-    const answer = await Promise.race([ctx.runAgent(agentOfStep(memberId, step), payload, controller.signal), deadline]);
+    const answer = await Promise.race([ctx.runAgent(agentOfStep(memberId, step), payload, controller.signal, { idempotencyKey: key }), deadline]);
     if (step.output === 'merge' && isObject(answer)) return { ...(isObject(payload) ? payload : {}), ...answer };
     return answer;
   } finally {
     clearTimeout(timer);
+    ctx.run?.signal.removeEventListener('abort', stop);
   }
 }

@@ -4,6 +4,7 @@
  * never changes once saved.
  */
 import { compileCondition } from '@trellis/mesh/condition';
+import { joinsAcross } from '@trellis/mesh/join-paths';
 import { channelName, type Member, type Mesh } from '@trellis/mesh/schema';
 import type { Engine } from '../runtime/context';
 import { MeshNotFoundError } from '../errors';
@@ -19,6 +20,14 @@ export interface Route {
   pool: string;
   /** The `when` condition, or undefined when every output passes. */
   test?: (payload: unknown) => boolean;
+  /** The condition's text, for the trail of a part it filters out. */
+  when?: string;
+  /**
+   * The combines that join on the frame on top of what is sent here (mesh join-paths.ts): a part
+   * this route's condition filters out is counted at them as skipped, unless another route the part
+   * takes reaches them too.
+   */
+  joins: readonly string[];
 }
 
 /** A compiled mesh version. */
@@ -52,12 +61,16 @@ export function compilePlan(mesh: Mesh): Plan {
   const head = heads[0];
   if (!head || heads.length > 1) throw new Error(`mesh ${mesh.name} needs exactly one head member`);
   const routes = new Map<string, Route[]>(mesh.members.map((m) => [m.id, []]));
+  const joins = joinsAcross(mesh);
   for (const ch of mesh.channels) {
     const to = members.get(ch.to);
     const list = routes.get(ch.from);
     if (!to || !list) throw new Error(`channel ${channelName(ch)} names a member that does not exist`);
-    const route: Route = { channel: channelName(ch), to: to.id, pool: poolOf(to) };
-    if (ch.when !== undefined && ch.when.trim() !== '') route.test = compileCondition(ch.when);
+    const route: Route = { channel: channelName(ch), to: to.id, pool: poolOf(to), joins: joins.get(channelName(ch)) ?? [] };
+    if (ch.when !== undefined && ch.when.trim() !== '') {
+      route.test = compileCondition(ch.when);
+      route.when = ch.when;
+    }
     list.push(route);
   }
   const pools = [...new Set(mesh.members.map(poolOf))];

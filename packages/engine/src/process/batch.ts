@@ -1,24 +1,93 @@
 /**
- * Processing a batch of deliveries: resolve each run's plan (cached) → claim and run heavy members
- * → one transaction that completes light members and runs them, completes the heavy ones, runs
- * the joins and inserts every child → add the new children's jobs → finalize the runs that may
- * have ended. A failing batch is retried message by message, so one bad message never takes
- * others down with it; deadlocks are retried whole.
+ * Processing a batch of deliveries: resolve each run's plan (cached) → park services and nested
+ * meshes → claim heavy members under a lease and start their steps → one transaction that completes
+ * the light members and runs them, runs the joins and inserts every child → add the new children's
+ * jobs → finalize the runs that may have ended. A failing batch is retried message by message, so
+ * one bad message never takes others down with it; deadlocks are retried whole.
+ *
+ * Heavy steps do not hold their batch back: each one's outcome is a promise of its own, settled
+ * when its step ends and its commit (grouped with the heavy steps that end around the same time,
+ * see {@link HeavyLane}) is done, so a step that fails after 1 s is retried then, not after its
+ * slowest batch-mate.
  */
 import { enqueue } from '../bus/queues';
 import { plansForRuns, type Plan } from '../exec/plan';
 import type { Engine } from '../runtime/context';
 import { finalizeRuns } from '../runs/finalize';
 import { isConnectionError, isRetryableTxError } from '../sql';
-import { cancelEnded, claimHeavy, isHeavy, type Delivery } from './claim';
+import { Batcher } from './batcher';
+import { cancelEnded, claimHeavy, isHeavy, type ClaimedHeavy, type Delivery } from './claim';
 import { commit, prepareHeavy, type Prepared } from './commit';
+import { isStopped, LeaseKeeper, RunEndedError } from './lease';
 import { noteInserted } from './stats';
-import type { Outcome } from './types';
+import { ACK, type Outcome } from './types';
 import { isParking, parkDeliveries } from '../services/park';
 
-/** Processes the deliveries; every message id gets an outcome (already finished ones: ok). */
-export async function processBatch(engine: Engine, deliveries: readonly Delivery[]): Promise<Map<string, Outcome>> {
-  const outcomes = new Map<string, Outcome>(deliveries.map((d) => [d.messageId, { ok: true }]));
+/**
+ * One worker's heavy lane: the leases its running steps hold, and the group commit of the heavy
+ * steps that have ended. Create one per worker (runtime/worker.ts); {@link processBatch} makes a
+ * short-lived one when given none.
+ */
+export class HeavyLane {
+  readonly leases: LeaseKeeper;
+  private readonly commits: Batcher<Prepared, Outcome>;
+
+  constructor(private readonly engine: Engine) {
+    const { leaseMs } = engine.config;
+    this.leases = new LeaseKeeper(engine.db, leaseMs, Math.max(Math.floor(leaseMs / 3), 50));
+    this.commits = new Batcher<Prepared, Outcome>((items) => this.commitBatch(items), {
+      maxBatch: 500,
+      maxInFlight: engine.config.batchesInFlight,
+    });
+  }
+
+  /** Runs one claimed heavy message's step under its lease, then commits it; never rejects. */
+  async run(msg: ClaimedHeavy, plan: Plan, claimedAt: number): Promise<Outcome> {
+    const lease = this.leases.hold(msg.id, msg.runId, msg.leaseToken, claimedAt);
+    try {
+      let prepared: Prepared;
+      try {
+        prepared = await prepareHeavy(this.engine, msg, plan, lease);
+      } catch (err) {
+        if (isStopped(lease.signal.reason) || isStopped(err)) return await this.stopped(msg, lease.signal.reason ?? err);
+        return { kind: 'failed', error: asError(err), leaseToken: msg.leaseToken };
+      }
+      // The run ended or another delivery took over while the step finished: publish nothing.
+      if (lease.signal.aborted) return await this.stopped(msg, lease.signal.reason);
+      return await this.commits.submit(msg.id, prepared);
+    } catch (err) {
+      return { kind: 'failed', error: asError(err), leaseToken: msg.leaseToken };
+    } finally {
+      this.leases.release(msg.id);
+    }
+  }
+
+  /** A step stopped on purpose: a run that ended cancels the message; a lost lease is the new holder's. */
+  private async stopped(msg: ClaimedHeavy, reason: unknown): Promise<Outcome> {
+    if (reason instanceof RunEndedError) await cancelEnded(this.engine.db, [msg.id]);
+    this.engine.log.warn('step stopped', { message: msg.id, run: msg.runId, reason: asError(reason).message });
+    return ACK;
+  }
+
+  private async commitBatch(items: Prepared[]): Promise<Map<string, Outcome>> {
+    const outcomes = new Map<string, Outcome>(items.map((p) => [p.msg.id, ACK]));
+    const plans = new Map(items.map((p) => [p.msg.runId, p.plan]));
+    await commitIsolating(this.engine, [], items, plans, outcomes);
+    return outcomes;
+  }
+}
+
+/**
+ * Processes the deliveries; every message id gets an outcome (already finished ones: `ack`). Light
+ * and parked messages are answered when this resolves; a heavy message's answer is a promise that
+ * settles when its step and commit are done.
+ */
+export async function processBatch(
+  engine: Engine,
+  deliveries: readonly Delivery[],
+  lane: HeavyLane = new HeavyLane(engine),
+): Promise<Map<string, Outcome | Promise<Outcome>>> {
+  const outcomes = new Map<string, Outcome | Promise<Outcome>>(deliveries.map((d) => [d.messageId, ACK]));
   const plans = await plansForRuns(engine, deliveries.map((d) => d.runId));
   const light: string[] = [];
   const heavyIds: string[] = [];
@@ -32,20 +101,20 @@ export async function processBatch(engine: Engine, deliveries: readonly Delivery
     else light.push(d.messageId);
   }
   // Services and nested meshes park (services/park.ts): no worker waits; voids pass on as heavy.
-  heavyIds.push(...(await parkDeliveries(engine, parking, plans, outcomes)));
-  const heavy: Prepared[] = [];
-  const claimed = await claimHeavy(engine.db, heavyIds);
-  const ran = await Promise.allSettled(claimed.map((msg) => prepareHeavy(engine, msg, plans.get(msg.runId) as Plan)));
-  ran.forEach((r, i) => {
-    if (r.status === 'fulfilled') heavy.push(r.value);
-    else outcomes.set(claimed[i]?.id ?? '', { ok: false, error: asError(r.reason) });
-  });
-  const handled = await commitIsolating(engine, light, heavy, plans, outcomes);
+  const settled = new Map<string, Outcome>();
+  heavyIds.push(...(await parkDeliveries(engine, parking, plans, settled)));
+  const claimedAt = Date.now();
+  const { claimed, leased } = await claimHeavy(engine.db, heavyIds, lane.leases.owner, lane.leases.leaseMs);
+  for (const [id, until] of leased) settled.set(id, { kind: 'wait', until });
+  for (const msg of claimed) outcomes.set(msg.id, lane.run(msg, plans.get(msg.runId) as Plan, claimedAt));
+  const handled = await commitIsolating(engine, light, [], plans, settled);
+  for (const [id, o] of settled) outcomes.set(id, o);
   for (const id of unplanned) {
     // A job whose run or member is unknown: nothing to do but say so; the job is acknowledged.
     engine.log.warn('delivery for an unknown run or member', { message: id });
   }
-  const left = deliveries.map((d) => d.messageId).filter((id) => !handled.has(id) && outcomes.get(id)?.ok !== false);
+  const running = new Set(claimed.map((m) => m.id));
+  const left = deliveries.map((d) => d.messageId).filter((id) => !handled.has(id) && !running.has(id) && !settled.has(id));
   await cancelEnded(engine.db, left);
   return outcomes;
 }
@@ -63,9 +132,9 @@ async function commitIsolating(
   } catch (err) {
     if (light.length + heavy.length === 1 || isConnectionError(err)) {
       // One message, or a database that is away: no point in trying the messages one by one.
-      const ids = [...light, ...heavy.map((p) => p.msg.id)];
-      for (const id of ids) outcomes.set(id, { ok: false, error: asError(err) });
-      return new Set(ids);
+      for (const id of light) outcomes.set(id, { kind: 'failed', error: asError(err) });
+      for (const p of heavy) outcomes.set(p.msg.id, { kind: 'failed', error: asError(err), leaseToken: p.leaseToken ?? undefined });
+      return new Set([...light, ...heavy.map((p) => p.msg.id)]);
     }
     engine.log.warn('batch commit failed; retrying message by message', { size: light.length + heavy.length, error: asError(err).message });
     const handled = new Set<string>();
@@ -92,7 +161,7 @@ async function commitWithRetry(
       await new Promise((r) => setTimeout(r, wait));
       continue;
     }
-    for (const [id, error] of result.failed) outcomes.set(id, { ok: false, error });
+    for (const [id, error] of result.failed) outcomes.set(id, { kind: 'failed', error });
     noteInserted(engine, result.children.length);
     if (engine.config.crashAfterCommit && result.children.length > 0) {
       // Test-only fault: die between the commit (children are rows now) and adding their jobs.

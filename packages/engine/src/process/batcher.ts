@@ -20,14 +20,19 @@ interface Waiter<T, R> {
   reject: (e: unknown) => void;
 }
 
-/** Collects keyed items and runs `process` on groups of them; each submitter gets its key's result. */
+/**
+ * Collects keyed items and runs `process` on groups of them; each submitter gets its key's result.
+ * A result may itself be a promise: the batch counts as done (and the next may start) when
+ * `process` resolves, and that key's submitter is answered when its own promise settles, so one
+ * slow item (a heavy step) never holds back the answers of the rest of its batch.
+ */
 export class Batcher<T, R> {
   private waiting: Waiter<T, R>[] = [];
   private inFlight = 0;
   private scheduled = false;
 
   constructor(
-    private readonly process: (items: T[]) => Promise<Map<string, R>>,
+    private readonly process: (items: T[]) => Promise<Map<string, R | Promise<R>>>,
     private readonly options: BatcherOptions,
   ) {}
 
@@ -59,7 +64,7 @@ export class Batcher<T, R> {
           for (const w of batch) {
             const r = results.get(w.key);
             if (r === undefined) w.reject(new Error(`no result for ${w.key}`));
-            else w.resolve(r);
+            else Promise.resolve(r).then(w.resolve, w.reject);
           }
         })
         .catch((err: unknown) => {

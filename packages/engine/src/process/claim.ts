@@ -5,9 +5,9 @@
  * completes them also claims them: one `update … returning` marks them done, counts the delivery
  * and hands back their rows; a light step that throws is set back to `running` in the same
  * transaction. A separate `running` state would never be seen and would double the writes on the
- * hot path. Heavy members (agents, nested meshes, services, workflows with code, SQL, HTTP or agent
- * steps) are marked `running` with `attempts + 1` before they execute, so the trail shows a delivery
- * in progress.
+ * hot path. Heavy members (agents, workflows with code, SQL, HTTP, agent or email steps) are marked
+ * `running` with `attempts + 1` and a lease (process/lease.ts) before they execute, so the trail shows
+ * a delivery in progress and a second delivery of the same message waits for the first.
  */
 import { sql } from 'drizzle-orm';
 import type { Member } from '@trellis/mesh/schema';
@@ -67,28 +67,67 @@ export async function reopenFailed(tx: Queryable, ids: readonly string[]): Promi
   await tx.execute(sql`update messages set status = 'running', finished_at = null where id = any(${textArray(ids)})`);
 }
 
-/** Marks heavy messages `running` and counts the delivery; returns the rows this call claimed. */
-export async function claimHeavy(db: Queryable, ids: readonly string[]): Promise<Claimed[]> {
-  if (ids.length === 0) return [];
-  const got = await rows<Row>(
-    db,
-    sql`update messages m set status = 'running', attempts = m.attempts + 1, started_at = now()
-          from runs r
-         where m.id = any(${textArray(ids)}) and m.status in ('pending', 'running')
-           and r.id = m.run_id and r.status in ('running', 'stalled')
-     returning ${RETURNING}`,
-  );
-  return got.map(toClaimed);
+/** A heavy message this delivery claimed, with the fencing token of its lease. */
+export interface ClaimedHeavy extends Claimed {
+  leaseToken: string;
 }
 
-/** Marks heavy messages done after they ran; returns the ids still `running` that this call ended. */
-export async function completeHeavy(tx: Queryable, ids: readonly string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
+/** What {@link claimHeavy} found. */
+export interface HeavyClaims {
+  claimed: ClaimedHeavy[];
+  /** Messages another delivery holds a live lease on: wait until then (epoch ms), then look again. */
+  leased: Map<string, number>;
+}
+
+/**
+ * Marks heavy messages `running`, counts the delivery and takes a lease on each (owner, a fresh
+ * fencing token, expiry `now() + leaseMs`). A message already `running` is taken only when its
+ * lease has lapsed (its worker died or froze past it); one whose lease is live is left to its
+ * holder and reported in `leased` with the lease's end, so this delivery waits instead of running
+ * the step a second time.
+ */
+export async function claimHeavy(db: Queryable, ids: readonly string[], owner: string, leaseMs: number): Promise<HeavyClaims> {
+  if (ids.length === 0) return { claimed: [], leased: new Map() };
+  const got = await rows<Row & { leaseToken: string }>(
+    db,
+    sql`update messages m set status = 'running', attempts = m.attempts + 1, started_at = now(),
+               lease_owner = ${owner}, lease_token = gen_random_uuid()::text,
+               lease_until = now() + make_interval(secs => ${leaseMs / 1000})
+          from runs r
+         where m.id = any(${textArray(ids)})
+           and (m.status = 'pending' or (m.status = 'running' and (m.lease_until is null or m.lease_until < now())))
+           and r.id = m.run_id and r.status in ('running', 'stalled')
+     returning ${RETURNING}, m.lease_token as "leaseToken"`,
+  );
+  const claimed = got.map((r) => ({ ...toClaimed(r), leaseToken: r.leaseToken }));
+  const taken = new Set(claimed.map((c) => c.id));
+  const rest = ids.filter((id) => !taken.has(id));
+  const leased = new Map<string, number>();
+  if (rest.length > 0) {
+    const live = await rows<{ id: string; until_ms: number }>(
+      db,
+      sql`select id, (extract(epoch from lease_until) * 1000)::float8 as until_ms from messages
+           where id = any(${textArray(rest)}) and status = 'running' and lease_until >= now()`,
+    );
+    for (const r of live) leased.set(r.id, Number(r.until_ms));
+  }
+  return { claimed, leased };
+}
+
+/**
+ * Marks heavy messages done after they ran, fenced by their lease tokens: a message whose token
+ * changed (another delivery took it over after the lease lapsed) is not touched. A parked message
+ * that continues (services/continue.ts) holds no lease and passes `null`.
+ * @returns the ids this call ended.
+ */
+export async function completeHeavy(tx: Queryable, leases: readonly { id: string; token: string | null }[]): Promise<Set<string>> {
+  if (leases.length === 0) return new Set();
   const got = await rows<{ id: string }>(
     tx,
-    sql`update messages set status = 'done', finished_at = now(), error = null
-         where id = any(${textArray(ids)}) and status = 'running'
-     returning id`,
+    sql`update messages m set status = 'done', finished_at = now(), error = null, lease_until = null
+          from json_to_recordset(${JSON.stringify(leases)}::json) as x(id text, token text)
+         where m.id = x.id and m.status = 'running' and m.lease_token is not distinct from x.token
+     returning m.id`,
   );
   return new Set(got.map((r) => r.id));
 }

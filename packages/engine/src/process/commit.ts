@@ -6,18 +6,21 @@
 import { sql } from 'drizzle-orm';
 import type { Member } from '@trellis/mesh/schema';
 import { StepError } from '../errors';
-import type { Item } from '../exec/frames';
+import type { Frame, Item } from '../exec/frames';
 import type { Plan } from '../exec/plan';
 import { executeMember } from '../exec/steps';
 import { runWorkflow } from '../exec/heavy-steps';
-import { joinOutputId, messageId } from '../ids';
+import { filteredId, joinOutputId, messageId } from '../ids';
 import { rows, textArray, type Queryable } from '../sql';
 import type { Engine } from '../runtime/context';
-import { completeHeavy, completeLight, reopenFailed } from './claim';
-import { runJoins } from './join';
-import { leafOutput, routeItems } from './route';
+import { completeHeavy, completeLight, reopenFailed, type ClaimedHeavy } from './claim';
+import type { Lease } from './lease';
+import { runJoins, type Arrival } from './join';
+import { leafOutput, routeItems, type Dropped } from './route';
 import type { ChildRow, Claimed } from './types';
 import { parkForApproval, type ParkedOutput } from '../approvals/park';
+import { recordEvents } from '../events/outbox';
+import { clearStalled } from '../ops/clear-stalled';
 
 /** A message ready to commit: non-combine members carry their outputs already. */
 export interface Prepared {
@@ -25,6 +28,8 @@ export interface Prepared {
   plan: Plan;
   member: Member;
   items?: Item[];
+  /** For a heavy message: the fencing token of the lease it ran under (null for a parked one continuing). */
+  leaseToken?: string | null;
 }
 
 /** What a commit did. */
@@ -69,25 +74,34 @@ export function prepare(maxDepth: number, msg: Claimed, plan: Plan): Prepared {
 /**
  * Runs a heavy member, which may take long: agents go through the engine's agent runner under a
  * deadline; workflows with code, SQL, HTTP or agent steps run all their steps here (exec/heavy-steps.ts),
- * before the commit transaction opens; a void passes through untouched.
- * @throws StepError (`timed_out` when the deadline passes, or the runner's own cause).
+ * before the commit transaction opens; a void passes through untouched. `lease` is the delivery's
+ * lease (process/lease.ts): its signal stops the step, its guard runs before each outside effect.
+ * @throws StepError (`timed_out` when the deadline passes, or the runner's own cause); the lease's
+ *   abort reason (LeaseLostError, RunEndedError) when the delivery was stopped.
  */
-export async function prepareHeavy(engine: Engine, msg: Claimed, plan: Plan): Promise<Prepared> {
+export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan, lease: Lease): Promise<Prepared> {
   const member = memberFor(engine.config.maxDepth, msg, plan);
+  const base = { msg, plan, member, leaseToken: msg.leaseToken };
   if (member.kind === 'workflow') {
-    const ctx = { variables: engine.variables, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs };
-    return { msg, plan, member, items: await runWorkflow(member, msg, ctx) };
+    const run = { messageId: msg.id, signal: lease.signal, guard: () => lease.guard() };
+    const ctx = { variables: engine.variables, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run };
+    return { ...base, items: await runWorkflow(member, msg, ctx) };
   }
-  if (member.kind !== 'agent' || msg.void) return { msg, plan, member, items: executeMember(member, msg) };
+  if (member.kind !== 'agent' || msg.void) return { ...base, items: executeMember(member, msg) };
   const limit = engine.config.agentTimeoutMs;
-  const signal = AbortSignal.timeout(limit);
+  const signal = AbortSignal.any([AbortSignal.timeout(limit), lease.signal]);
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new StepError('timed_out', member.id, `the agent took longer than ${limit / 1000} s`)), limit);
   });
+  const stopped = new Promise<never>((_, reject) => {
+    lease.signal.addEventListener('abort', () => reject(lease.signal.reason instanceof Error ? lease.signal.reason : new Error('stopped')), { once: true });
+  });
+  stopped.catch(() => undefined);
   try {
-    const payload = await Promise.race([engine.runAgent(member, msg.payload, signal), deadline]);
-    return { msg, plan, member, items: [{ payload, frames: msg.frames, void: false }] };
+    await lease.guard();
+    const payload = await Promise.race([engine.runAgent(member, msg.payload, signal, { idempotencyKey: msg.id }), deadline, stopped]);
+    return { ...base, items: [{ payload, frames: msg.frames, void: false }] };
   } finally {
     clearTimeout(timer);
   }
@@ -114,34 +128,51 @@ export async function commit(
     }
   }
   await reopenFailed(tx, [...failed.keys()]);
-  const heavyDone = await completeHeavy(tx, heavy.map((p) => p.msg.id));
+  const heavyDone = await completeHeavy(tx, heavy.map((p) => ({ id: p.msg.id, token: p.leaseToken ?? null })));
   ready.push(...heavy.filter((p) => heavyDone.has(p.msg.id)));
 
   const children: ChildRow[] = [];
   const leaves: { id: string; runId: string; value: unknown }[] = [];
   const parked: ParkedOutput[] = [];
+  const filtered: FilteredRow[] = [];
   const branchEnds = new Set<string>();
-  const emit = (p: Prepared, msg: Claimed, items: Item[], idFor: (channel: string, i: number) => string) => {
-    const kids = routeItems(p.plan, msg, items, idFor);
-    const out = (p.plan.routes.get(p.member.id) ?? []).length === 0 ? leafOutput(items) : undefined;
+  let arrivals: Arrival[] = [];
+  const emit = (plan: Plan, member: Member, msg: Claimed, items: Item[], idFor: (channel: string, i: number) => string) => {
+    const { children: kids, dropped } = routeItems(plan, msg, items, idFor);
+    const out = (plan.routes.get(member.id) ?? []).length === 0 ? leafOutput(items) : undefined;
+    // Parts routing dropped: on the trail as `filtered`, and skipped at the combines waiting for them.
+    for (const d of dropped) {
+      const row = filteredRow(msg, d);
+      filtered.push(row);
+      for (const c of d.combines) {
+        const combine = plan.members.get(c);
+        if (combine?.kind !== 'combine') continue;
+        // Seen from the combine, the skipped part arrives as its trail row: a join it completes hangs its output there.
+        arrivals.push({ msg: { ...msg, id: row.id, member: c, depth: row.depth, frames: d.item.frames, payload: null }, member: combine, skip: { partId: row.id } });
+      }
+    }
     // `approval: 'required'`: the output waits for a person (approvals/park.ts), nothing is published.
-    if (p.member.approval === 'required') return void parked.push({ msg, plan: p.plan, memberId: p.member.id, children: kids, leaf: out });
+    if (member.approval === 'required') return void parked.push({ msg, plan, memberId: member.id, children: kids, leaf: out });
     // A loop, not push(...kids): a 200,000-way split would overflow the call stack with arguments.
     for (const kid of kids) children.push(kid);
     if (kids.length === 0) branchEnds.add(msg.runId);
     if (out) leaves.push({ id: msg.id, runId: msg.runId, value: out.value });
   };
   for (const p of ready) {
-    if (p.items) emit(p, p.msg, p.items, (channel, i) => messageId(p.msg.runId, p.msg.id, channel, i));
+    if (p.items) emit(p.plan, p.member, p.msg, p.items, (channel, i) => messageId(p.msg.runId, p.msg.id, channel, i));
+    else if (p.member.kind === 'combine') arrivals.push({ msg: p.msg, member: p.member });
   }
-  const arrivals = ready.flatMap((p) => (p.member.kind === 'combine' ? [{ msg: p.msg, member: p.member }] : []));
-  if (arrivals.length > 0) {
-    const byId = new Map(ready.map((p) => [p.msg.id, p]));
-    for (const f of await runJoins(tx, arrivals)) {
-      const p = byId.get(f.msg.id);
-      if (p) emit(p, f.msg, [f.item], (channel, i) => joinOutputId(f.msg.runId, p.member.id, f.key, channel, i));
+  // A fired join's output may itself be filtered on its way to an outer combine, whose skip may fire
+  // that one in turn: repeat until no part is left to count.
+  while (arrivals.length > 0) {
+    const batch = arrivals;
+    arrivals = [];
+    for (const f of await runJoins(tx, batch)) {
+      const plan = plans.get(f.msg.runId);
+      if (plan) emit(plan, f.member, f.msg, [f.item], (channel, i) => joinOutputId(f.msg.runId, f.member.id, f.key, channel, i));
     }
   }
+  if (filtered.length > 0) await insertFiltered(tx, filtered);
   await parkForApproval(tx, parked);
   const inserted = children.length === 0 ? [] : await insertChildren(tx, children);
   if (leaves.length > 0) await writeLeaves(tx, leaves);
@@ -167,6 +198,47 @@ export async function insertChildren(tx: Queryable, children: ChildRow[]): Promi
   if (fresh.length === children.length) return children;
   const ids = new Set(fresh.map((r) => r.id));
   return children.filter((c) => ids.has(c.id));
+}
+
+/** A `filtered` trail row: a part routing dropped (process/route.ts `Dropped`). */
+export interface FilteredRow {
+  id: string;
+  run_id: string;
+  member: string;
+  pool: string;
+  seq: number;
+  parent_id: string;
+  depth: number;
+  frames: Frame[];
+  payload: unknown;
+  error: string;
+}
+
+/** The trail row of a dropped part of `msg`, under a deterministic id (see ids.ts `filteredId`). */
+function filteredRow(msg: Claimed, d: Dropped): FilteredRow {
+  return {
+    id: filteredId(msg.runId, msg.id, d.index),
+    run_id: msg.runId,
+    member: msg.member,
+    pool: msg.pool,
+    seq: d.index,
+    parent_id: msg.id,
+    depth: msg.depth + 1,
+    frames: d.item.frames,
+    payload: d.item.payload,
+    error: d.reason,
+  };
+}
+
+/** Writes `filtered` trail rows; an existing id writes nothing (a replayed commit). */
+async function insertFiltered(tx: Queryable, list: FilteredRow[]): Promise<void> {
+  await tx.execute(
+    sql`insert into messages (id, run_id, member, pool, seq, parent_id, depth, frames, payload, status, error, finished_at)
+        select id, run_id, member, pool, seq, parent_id, depth, frames, payload, 'filtered', error, now()
+          from json_to_recordset(${JSON.stringify(list)}::json)
+               as x(id text, run_id text, member text, pool text, seq int, parent_id text, depth int, frames jsonb, payload jsonb, error text)
+        on conflict (id) do nothing`,
+  );
 }
 
 /** Records what leaf members produced on their messages, and the last of them as the run's output. */
@@ -203,15 +275,25 @@ function shouldTouch(runIds: readonly string[]): boolean {
 
 /**
  * Records movement for the stall detector, at most about once a second per run: every batch
- * would otherwise queue on the same run row. A stalled run that moves again is running again.
+ * would otherwise queue on the same run row. A stalled run that moves again is running again, and
+ * its Action Center item learns it (ops/clear-stalled.ts).
  */
 async function touchRuns(tx: Queryable, runIds: string[]): Promise<void> {
-  await tx.execute(
-    sql`update runs set moved_at = now(),
-               status = case when status = 'stalled' then 'running' else status end,
-               cause = case when status = 'stalled' then null else cause end,
-               cause_member = case when status = 'stalled' then null else cause_member end,
-               cause_message = case when status = 'stalled' then null else cause_message end
-         where id = any(${textArray(runIds)})`,
+  const moved = await rows<{ id: string; was: string }>(
+    tx,
+    sql`with prev as (select id, status from runs where id = any(${textArray(runIds)}) order by id for update)
+        update runs r set moved_at = now(),
+               status = case when prev.status = 'stalled' then 'running' else r.status end,
+               cause = case when prev.status = 'stalled' then null else r.cause end,
+               cause_member = case when prev.status = 'stalled' then null else r.cause_member end,
+               cause_message = case when prev.status = 'stalled' then null else r.cause_message end
+          from prev
+         where r.id = prev.id
+     returning r.id, prev.status as was`,
   );
+  const unstalled = moved.filter((m) => m.was === 'stalled').map((m) => m.id);
+  if (unstalled.length > 0) {
+    await recordEvents(tx, unstalled.map((runId) => ({ kind: 'run.status' as const, runId, status: 'running' })));
+    await clearStalled(tx, unstalled);
+  }
 }

@@ -21,21 +21,25 @@ export function isRetryable(err: Error): boolean {
 
 /**
  * Records the error and sets the message back to pending while BullMQ waits out the backoff.
- * A light message (never marked running) has its delivery counted here.
+ * A light message (never marked running) has its delivery counted here. A heavy message passes the
+ * token of the lease its step ran under: a delivery whose lease was taken over releases nothing.
  */
-export async function releaseForRetry(engine: Engine, messageId: string, err: Error): Promise<void> {
+export async function releaseForRetry(engine: Engine, messageId: string, err: Error, leaseToken?: string): Promise<void> {
   await engine.db.execute(
-    sql`update messages set status = 'pending', error = ${err.message}, attempts = attempts + (status = 'pending')::int
-         where id = ${messageId} and status in ('pending', 'running')`,
+    sql`update messages set status = 'pending', error = ${err.message}, attempts = attempts + (status = 'pending')::int,
+               lease_token = null, lease_until = null
+         where id = ${messageId} and status in ('pending', 'running')
+           and (${leaseToken ?? null}::text is null or lease_token = ${leaseToken ?? null})`,
   );
 }
 
 /**
  * Sets the message aside as `dead` (never dropped) and fails its run with the error's cause
- * (`step_code_failed` for errors that carry none), in one transaction.
+ * (`step_code_failed` for errors that carry none), in one transaction. With `leaseToken`, only while
+ * the message's lease still carries it (fencing: a stale delivery dead-letters nothing).
  * @returns false when the message had already finished (nothing changed).
  */
-export async function deadLetter(engine: Engine, messageId: string, err: Error, cause?: Cause): Promise<boolean> {
+export async function deadLetter(engine: Engine, messageId: string, err: Error, cause?: Cause, leaseToken?: string): Promise<boolean> {
   // The label is read before the transaction: the embedded database allows no query beside an open one.
   const [where] = await rows<{ run_id: string; member: string }>(engine.db, sql`select run_id, member from messages where id = ${messageId}`);
   if (!where) return false;
@@ -44,8 +48,9 @@ export async function deadLetter(engine: Engine, messageId: string, err: Error, 
     const [msg] = await rows<{ run_id: string; member: string; attempts: number }>(
       tx,
       sql`update messages set status = 'dead', error = ${err.message}, finished_at = now(),
-                 attempts = attempts + (status = 'pending')::int
+                 attempts = attempts + (status = 'pending')::int, lease_until = null
            where id = ${messageId} and status in ('pending', 'running', 'parked')
+             and (${leaseToken ?? null}::text is null or lease_token = ${leaseToken ?? null})
        returning run_id, member, attempts`,
     );
     if (!msg) return false;

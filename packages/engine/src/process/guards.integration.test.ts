@@ -47,7 +47,7 @@ describe('publish guards', () => {
     // Forge a route in the compiled plan: `pages` publishing on `lines->words`, a channel of `lines`.
     const [plan] = [...engine.plans.values()];
     if (!plan) throw new Error('startRun compiled no plan');
-    (plan.routes.get('pages') as Route[]).push({ channel: 'lines->words', to: 'words', pool: 'default' });
+    (plan.routes.get('pages') as Route[]).push({ channel: 'lines->words', to: 'words', pool: 'default', joins: [] });
     worlds.start(world, { pools: ['default'] });
     const view = await waitForRun(engine.db, runId, { timeoutMs: 30_000 });
     expect(view).toMatchObject({ status: 'failed', cause: 'step_code_failed', causeMember: 'pages' });

@@ -8,6 +8,8 @@
  *  3. complete keys whose `fired_at` is null are fired (set `fired_at`), and their parts are read
  *     back in `seq` order and merged.
  * A message with no frame fires alone; a void's count-0 frame fires once with the empty set.
+ * A skipped part (routing dropped it upstream, process/route.ts) counts like an arrived one but is not
+ * merged: a join whose every part was skipped fires once with the empty set.
  */
 import { sql } from 'drizzle-orm';
 import type { CombineMember } from '@trellis/mesh/schema';
@@ -16,11 +18,25 @@ import { mergeParts } from '../exec/merge';
 import { rows, type Queryable } from '../sql';
 import type { Claimed } from './types';
 
-/** A join that fired: the message that completed it, its key and the merged output. */
+/**
+ * A join that fired: the message that completed it (for a join completed by a skipped part, the
+ * message whose routing dropped that part, seen as arriving at the combine), its key and the merged output.
+ */
 export interface Fired {
   msg: Claimed;
+  member: CombineMember;
   key: string;
   item: Item;
+}
+
+/**
+ * A part reaching a combine. `skip` marks a part that will never come: routing dropped it at the
+ * member that sent `msg` (whose frames are the part's frames); `partId` is its `filtered` trail row.
+ */
+export interface Arrival {
+  msg: Claimed;
+  member: CombineMember;
+  skip?: { partId: string } | undefined;
 }
 
 interface KeyState {
@@ -29,57 +45,78 @@ interface KeyState {
   key: string;
   expected: number;
   /** Parts of this batch for the key (a void contributes none). */
-  parts: Claimed[];
+  parts: { id: string; seq: number; payload: unknown; skipped: boolean }[];
+  /** The message whose commit fires the join, if it does: an arrived part when there is one. */
   last: Claimed;
+  lastIsSkip: boolean;
 }
 
 const id3 = (run: string, member: string, key: string) => JSON.stringify([run, member, key]);
 
 /** Processes the combine messages of a batch; returns the joins that fired, in input order. */
-export async function runJoins(tx: Queryable, arrivals: { msg: Claimed; member: CombineMember }[]): Promise<Fired[]> {
+export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Promise<Fired[]> {
   const fired: Fired[] = [];
   const keys = new Map<string, KeyState>();
-  for (const { msg, member } of arrivals) {
+  for (const { msg, member, skip } of arrivals) {
     const top = msg.frames[msg.frames.length - 1];
     if (!top) {
-      // Not downstream of any split: a set of one, complete on arrival.
-      fired.push({ msg, key: msg.id, item: { payload: mergeParts(member, [msg.payload]), frames: [], void: false } });
+      // Not downstream of any split: a set of one, complete on arrival (a skip never comes without a frame).
+      if (!skip) fired.push({ msg, member, key: msg.id, item: { payload: mergeParts(member, [msg.payload]), frames: [], void: false } });
       continue;
     }
     const k = id3(msg.runId, member.id, top.split);
-    const state = keys.get(k) ?? { runId: msg.runId, member, key: top.split, expected: top.count, parts: [], last: msg };
-    if (!msg.void) state.parts.push(msg);
-    state.last = msg;
+    const state: KeyState = keys.get(k) ?? { runId: msg.runId, member, key: top.split, expected: top.count, parts: [], last: msg, lastIsSkip: skip !== undefined };
+    if (skip) state.parts.push({ id: skip.partId, seq: top.index, payload: null, skipped: true });
+    else if (!msg.void) state.parts.push({ id: msg.id, seq: top.index, payload: msg.payload, skipped: false });
+    // An arrived part, when the batch has one, is the message the fired output hangs on.
+    if (!skip || state.lastIsSkip) {
+      state.last = msg;
+      state.lastIsSkip = skip !== undefined;
+    }
     keys.set(k, state);
   }
   if (keys.size === 0) return fired;
 
   const parts = [...keys.values()].flatMap((s) =>
-    s.parts.map((p) => ({ run_id: s.runId, member: s.member.id, key: s.key, message_id: p.id, seq: p.frames.at(-1)?.index ?? p.seq, payload: p.payload })),
+    s.parts.map((p) => ({ run_id: s.runId, member: s.member.id, key: s.key, message_id: p.id, seq: p.seq, payload: p.payload, skipped: p.skipped })),
   );
-  const inserted = new Map<string, number>();
+  const inserted = new Map<string, { received: number; skipped: number }>();
   if (parts.length > 0) {
-    const got = await rows<{ run_id: string; member: string; key: string }>(
+    const got = await rows<{ run_id: string; member: string; key: string; skipped: boolean }>(
       tx,
-      sql`insert into join_parts (run_id, member, key, message_id, seq, payload)
-          select run_id, member, key, message_id, seq, payload
+      sql`insert into join_parts (run_id, member, key, message_id, seq, payload, skipped)
+          select run_id, member, key, message_id, seq, coalesce(payload, 'null'::jsonb), skipped
             from json_to_recordset(${JSON.stringify(parts)}::json)
-                 as x(run_id text, member text, key text, message_id text, seq int, payload jsonb)
+                 as x(run_id text, member text, key text, message_id text, seq int, payload jsonb, skipped boolean)
           on conflict do nothing
-          returning run_id, member, key`,
+          returning run_id, member, key, skipped`,
     );
-    for (const r of got) inserted.set(id3(r.run_id, r.member, r.key), (inserted.get(id3(r.run_id, r.member, r.key)) ?? 0) + 1);
+    for (const r of got) {
+      const k = id3(r.run_id, r.member, r.key);
+      const n = inserted.get(k) ?? { received: 0, skipped: 0 };
+      n.received++;
+      if (r.skipped) n.skipped++;
+      inserted.set(k, n);
+    }
   }
 
-  const upserts = [...keys.entries()].map(([k, s]) => ({ run_id: s.runId, member: s.member.id, key: s.key, expected: s.expected, received: inserted.get(k) ?? 0 }));
+  const upserts = [...keys.entries()].map(([k, s]) => ({
+    run_id: s.runId,
+    member: s.member.id,
+    key: s.key,
+    expected: s.expected,
+    received: inserted.get(k)?.received ?? 0,
+    skipped: inserted.get(k)?.skipped ?? 0,
+  }));
   const states = await rows<{ run_id: string; member: string; key: string; expected: number; received: number; fired_at: unknown }>(
     tx,
-    sql`insert into joins (run_id, member, key, expected, received)
-        select run_id, member, key, expected, received
+    sql`insert into joins (run_id, member, key, expected, received, skipped)
+        select run_id, member, key, expected, received, skipped
           from json_to_recordset(${JSON.stringify(upserts)}::json)
-               as x(run_id text, member text, key text, expected int, received int)
+               as x(run_id text, member text, key text, expected int, received int, skipped int)
          order by run_id, member, key
-        on conflict (run_id, member, key) do update set received = joins.received + excluded.received
+        on conflict (run_id, member, key) do update
+           set received = joins.received + excluded.received, skipped = joins.skipped + excluded.skipped
         returning run_id, member, key, expected, received, fired_at`,
   );
   const due = states.filter((r) => r.fired_at === null && r.received >= r.expected).map(({ run_id, member, key }) => ({ run_id, member, key }));
@@ -103,6 +140,7 @@ export async function runJoins(tx: Queryable, arrivals: { msg: Claimed; member: 
             from join_parts p
             join json_to_recordset(${JSON.stringify(withParts)}::json) as x(run_id text, member text, key text)
               on p.run_id = x.run_id and p.member = x.member and p.key = x.key
+           where not p.skipped
            order by p.run_id, p.member, p.key, p.seq`,
     );
     for (const r of got) {
@@ -117,7 +155,7 @@ export async function runJoins(tx: Queryable, arrivals: { msg: Claimed; member: 
     const s = keys.get(k);
     if (!s) continue;
     const payload = mergeParts(s.member, payloads.get(k) ?? []);
-    fired.push({ msg: s.last, key: s.key, item: { payload, frames: s.last.frames.slice(0, -1), void: false } });
+    fired.push({ msg: s.last, member: s.member, key: s.key, item: { payload, frames: s.last.frames.slice(0, -1), void: false } });
   }
   return fired;
 }

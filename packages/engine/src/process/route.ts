@@ -2,7 +2,7 @@
 import { channelName } from '@trellis/mesh/schema';
 import { StepError } from '../errors';
 import type { Item } from '../exec/frames';
-import type { Plan } from '../exec/plan';
+import type { Plan, Route } from '../exec/plan';
 import type { ChildRow, Claimed } from './types';
 
 /** Per plan: member id → its own channels (name → receiving member), read from the mesh file itself. */
@@ -44,18 +44,46 @@ export function assertOwnsRoutes(plan: Plan, member: string, routes: readonly { 
 }
 
 /**
+ * A part that routing dropped: no condition of the member's channels held for it, or the channels it
+ * took do not lead to a combine that waits for it. It is recorded on the trail as `filtered` and
+ * counted as skipped at `combines` (DESIGN.md §3 "Keyed join").
+ */
+export interface Dropped {
+  /** Position among the member's outputs (the `seq` of the trail row). */
+  index: number;
+  item: Item;
+  /** Combines that join on the part's top frame and will not see it: each counts it as skipped. */
+  combines: string[];
+  /** Why, in plain words: the channels whose condition did not hold, with the conditions. */
+  reason: string;
+}
+
+/** What routing one member's outputs produced. */
+export interface Routed {
+  children: ChildRow[];
+  dropped: Dropped[];
+}
+
+/**
  * One child per output and outgoing channel whose condition holds. A void skips conditions (there
  * is nothing to test) and goes on every channel, so the combines downstream still fire once.
+ * A part a condition keeps from a combine that joins on its top frame, and that reaches that
+ * combine by no other channel, is returned as {@link Dropped}; so is a part no channel takes.
  * `idFor(channel, index)` gives the deterministic id.
  * @throws StepError when a route is not the member's own channel ({@link assertOwnsRoutes}).
  */
-export function routeItems(plan: Plan, msg: Claimed, items: readonly Item[], idFor: (channel: string, index: number) => string): ChildRow[] {
+export function routeItems(plan: Plan, msg: Claimed, items: readonly Item[], idFor: (channel: string, index: number) => string): Routed {
   const routes = plan.routes.get(msg.member) ?? [];
   assertOwnsRoutes(plan, msg.member, routes);
   const children: ChildRow[] = [];
+  const dropped: Dropped[] = [];
   items.forEach((item, index) => {
+    const refused: Route[] = [];
     for (const r of routes) {
-      if (!item.void && r.test && !r.test(item.payload)) continue;
+      if (!item.void && r.test && !r.test(item.payload)) {
+        refused.push(r);
+        continue;
+      }
       children.push({
         id: idFor(r.channel, index),
         run_id: msg.runId,
@@ -70,8 +98,22 @@ export function routeItems(plan: Plan, msg: Claimed, items: readonly Item[], idF
         payload: item.void ? {} : item.payload,
       });
     }
+    if (refused.length === 0) return;
+    const taken = routes.filter((r) => !refused.includes(r));
+    const reached = new Set(taken.flatMap((r) => r.joins));
+    const combines = item.frames.length === 0 ? [] : [...new Set(refused.flatMap((r) => r.joins))].filter((c) => !reached.has(c));
+    if (taken.length > 0 && combines.length === 0) return;
+    dropped.push({ index, item, combines, reason: dropReason(plan, msg.member, refused, taken) });
   });
-  return children;
+  return { children, dropped };
+}
+
+function dropReason(plan: Plan, member: string, refused: readonly Route[], taken: readonly Route[]): string {
+  const who = plan.members.get(member)?.label ?? member;
+  const conditions = refused.map((r) => `${r.channel} (${r.when ?? ''})`).join(', ');
+  const head = taken.length === 0 ? `filtered at ${who}: no channel's condition held` : `filtered at ${who} on the way to a combine`;
+  const went = taken.length === 0 ? '' : `; it went on by ${taken.map((r) => r.channel).join(', ')} only`;
+  return `${head}: ${conditions}${went}`;
 }
 
 /** What a leaf member produced: one payload, or an array when it produced several; undefined for none. */

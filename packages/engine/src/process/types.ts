@@ -32,5 +32,16 @@ export interface ChildRow {
   payload: unknown;
 }
 
-/** What happened to one delivered message. */
-export type Outcome = { ok: true } | { ok: false; error: Error };
+/**
+ * What happened to one delivered message: `ack` (finished, or nothing left to do: acknowledge the
+ * job), `failed` (retry or dead-letter it; a heavy message names the lease token its step ran
+ * under, so a stale delivery cannot release another's lease), or `wait` (another delivery holds a
+ * live lease on it: look again at `until`, epoch ms).
+ */
+export type Outcome =
+  | { kind: 'ack' }
+  | { kind: 'failed'; error: Error; leaseToken?: string | undefined }
+  | { kind: 'wait'; until: number };
+
+/** The outcome of a message that needs nothing more. */
+export const ACK: Outcome = Object.freeze({ kind: 'ack' });

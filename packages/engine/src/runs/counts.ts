@@ -3,7 +3,11 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { messages } from '@trellis/db/schema/messages';
 
-/** Message counts of a run. `published` counts every message row; the rest split it by status. */
+/**
+ * Message counts of a run. `published` counts every message sent (every row but the `filtered`
+ * trail rows); the rest split it by status. `filtered` counts parts that routing dropped: never
+ * sent, so not in `published`, each counted as skipped at the combines that waited for it.
+ */
 export interface RunCounts {
   published: number;
   /** Messages a worker picked up at least once. */
@@ -15,6 +19,7 @@ export interface RunCounts {
   running: number;
   parked: number;
   cancelled: number;
+  filtered: number;
 }
 
 /** The same, per member. */
@@ -22,7 +27,7 @@ export type MemberCounts = Omit<RunCounts, 'delivered' | 'cancelled'>;
 
 /** Zeroed counts. */
 export function emptyCounts(): RunCounts {
-  return { published: 0, delivered: 0, done: 0, deadLettered: 0, lost: 0, pending: 0, running: 0, parked: 0, cancelled: 0 };
+  return { published: 0, delivered: 0, done: 0, deadLettered: 0, lost: 0, pending: 0, running: 0, parked: 0, cancelled: 0, filtered: 0 };
 }
 
 const FIELD: Record<string, keyof RunCounts> = {
@@ -33,6 +38,7 @@ const FIELD: Record<string, keyof RunCounts> = {
   running: 'running',
   parked: 'parked',
   cancelled: 'cancelled',
+  filtered: 'filtered',
 };
 
 interface Row {
@@ -58,7 +64,7 @@ async function grouped(db: Db, runIds: string[]): Promise<Row[]> {
 }
 
 function add(c: RunCounts, r: Row): void {
-  c.published += r.n;
+  if (r.status !== 'filtered') c.published += r.n;
   c.delivered += r.delivered;
   const f = FIELD[r.status];
   if (f) c[f] += r.n;

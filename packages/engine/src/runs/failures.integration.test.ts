@@ -101,7 +101,7 @@ describe('failures', () => {
   });
 
   it('says how to fix an unreachable Redis', async () => {
-    const err = await assertRedis('redis://127.0.0.1:1', 1000).catch((e: unknown) => e);
+    const err = await assertRedis('redis://127.0.0.1:1', { timeoutMs: 1000, waitMs: 1000 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RedisUnreachableError);
     expect((err as Error).message).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1.*REDIS_URL.*redis-server/);
   });

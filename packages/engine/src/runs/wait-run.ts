@@ -6,11 +6,11 @@ import { RunNotFoundError } from '../errors';
 import { getRun, type RunView } from './get-run';
 
 /** Statuses after which a run no longer changes by itself. */
-export const FINAL_STATUSES: readonly string[] = ['done', 'failed', 'stalled'];
+export const FINAL_STATUSES: readonly string[] = ['done', 'failed', 'stalled', 'cancelled'];
 
 /**
- * Polls the run's status (a one-row read) every `pollMs` (default 100) until it is done, failed or
- * stalled, or `timeoutMs` passes; then returns the full view, which may still be `running` on timeout.
+ * Polls the run's status (a one-row read) every `pollMs` (default 100) until it is done, failed,
+ * stalled or cancelled, or `timeoutMs` passes; then returns the full view, which may still be `running` on timeout.
  * @throws RunNotFoundError when the run does not exist.
  */
 export async function waitForRun(db: Db, runId: string, options: { timeoutMs: number; pollMs?: number }): Promise<RunView> {

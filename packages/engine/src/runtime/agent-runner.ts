@@ -7,5 +7,6 @@ import type { AgentRunner } from './context';
  * an OpenAI-compatible model, with API keys read from `variables` by the names members give.
  */
 export function agentRunner(variables: Readonly<Record<string, string | undefined>>): AgentRunner {
-  return async (member, payload, signal) => (await runAgent(member, payload, { env: { ...variables }, signal })).output;
+  return async (member, payload, signal, context) =>
+    (await runAgent(member, payload, { env: { ...variables }, signal, ...(context?.idempotencyKey ? { idempotencyKey: context.idempotencyKey } : {}) })).output;
 }

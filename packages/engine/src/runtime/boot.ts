@@ -4,6 +4,7 @@ import type { EngineEnv } from '../env';
 import type { Logger } from '../log';
 import { agentRunner } from './agent-runner';
 import { connectEngine, warnOnRedisDurability, type Engine } from './context';
+import { bindQueuePrefix } from './install';
 
 /** An open database and engine, closed together. */
 export interface Booted {
@@ -15,7 +16,8 @@ export interface Booted {
 /**
  * Opens the database (Postgres at DATABASE_URL, or the embedded one), applies migrations,
  * checks Redis and creates the engine.
- * @throws DatabaseUnreachableError or RedisUnreachableError, each naming its setting.
+ * @throws DatabaseUnreachableError or RedisUnreachableError, each naming its setting;
+ *   QueuePrefixTakenError when another install's database owns the queue prefix.
  */
 export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Promise<Booted> {
   const handle = await openDb({ url: env.databaseUrl, dataDir: env.dataDir });
@@ -31,6 +33,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       lockDurationMs: env.lockDurationMs,
       stalledIntervalMs: env.stalledIntervalMs,
       maxStalledCount: env.maxStalledCount,
+      leaseMs: env.leaseMs,
       crashAfterCommit: env.crashAfterCommit,
       // The embedded database runs one statement at a time; more batches in flight only queue.
       // On Postgres two batches overlap one's Redis work with the other's transaction; more mostly
@@ -44,6 +47,8 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       ...(options.log ? { log: options.log } : {}),
     });
     await warnOnRedisDurability(engine);
+    // A prefix belongs to one database: refuse to work another install's queues.
+    await bindQueuePrefix(engine, { takeOver: handle.kind === 'pglite' && !env.queuePrefixSet });
     return {
       handle,
       engine,

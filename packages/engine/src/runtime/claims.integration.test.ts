@@ -15,7 +15,7 @@ import { rows, textArray } from '../sql';
 import { startOrchestrator, type RunningOrchestrator } from './orchestrator';
 
 /** A 3 s lock checked every second: a dead or frozen worker's jobs move within ~4 s. */
-const SHORT_LOCKS = { TRELLIS_LOCK_DURATION_MS: '3000', TRELLIS_STALLED_INTERVAL_MS: '1000', TRELLIS_MAX_STALLED_COUNT: '2' };
+const SHORT_LOCKS = { TRELLIS_LOCK_DURATION_MS: '3000', TRELLIS_STALLED_INTERVAL_MS: '1000' };
 
 /** The first `n` form-feed separated pages of a document. */
 function pages(doc: Buffer, n: number): Buffer {

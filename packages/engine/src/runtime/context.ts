@@ -51,8 +51,17 @@ export interface EngineConfig {
   lockDurationMs: number;
   /** How often a worker checks for jobs whose lock lapsed (default 15 000). */
   stalledIntervalMs: number;
-  /** Lock lapses a job survives before BullMQ fails it for good (default 2). */
+  /**
+   * Lock lapses a job survives before BullMQ fails it for good (default 1: one lapse is survived,
+   * the second fails it, so a message whose worker died twice is dead-lettered).
+   */
   maxStalledCount: number;
+  /**
+   * How long a heavy message's lease lasts without renewal (default 60 000, twice the lock: a
+   * worker whose event loop blocks or that is paused past its BullMQ lock still holds the lease, so
+   * the redelivery waits instead of running the step again). Renewed every third of it.
+   */
+  leaseMs: number;
   /**
    * Test-only fault injection (default false): the process SIGKILLs itself right after its first
    * commit, before the children's jobs are added, so tests can prove the outbox relay adds them.
@@ -61,10 +70,12 @@ export interface EngineConfig {
 }
 
 /**
- * Runs one agent member on one payload and returns its output payload.
+ * Runs one agent member on one payload and returns its output payload. `signal` aborts the call
+ * (deadline, run ended, lease lost); `context.idempotencyKey` is the delivery's key, handed to the
+ * agent's tool calls (MCP `_meta`) so their outside effects can be made idempotent.
  * @throws StepError with a cause (e.g. `agent_or_model_missing`, `timed_out`, `rate_limited`).
  */
-export type AgentRunner = (member: AgentMember, payload: unknown, signal: AbortSignal) => Promise<unknown>;
+export type AgentRunner = (member: AgentMember, payload: unknown, signal: AbortSignal, context?: { idempotencyKey?: string }) => Promise<unknown>;
 
 /** Options for {@link createEngine}. */
 export interface EngineOptions extends Partial<EngineConfig> {
@@ -111,7 +122,8 @@ const DEFAULTS: EngineConfig = {
   analyzeEveryMs: 0,
   lockDurationMs: 30_000,
   stalledIntervalMs: 15_000,
-  maxStalledCount: 2,
+  maxStalledCount: 1,
+  leaseMs: 60_000,
   crashAfterCommit: false,
 };
 
@@ -152,28 +164,53 @@ export function createEngine(options: EngineOptions): Engine {
   };
 }
 
+/** How {@link assertRedis} probes: each try's limit, and how long to keep trying in all (ms). */
+export interface RedisProbe {
+  /** Longest one connect + PING may take (default 3 000). */
+  timeoutMs?: number;
+  /**
+   * How long to keep trying, with backoff (250 ms doubling up to 2 s), before giving up (default
+   * 10 000): a loaded machine can be slow to answer once, and that is not an unreachable Redis.
+   */
+  waitMs?: number;
+}
+
 /**
- * Checks that Redis answers within `timeoutMs`.
- * @throws RedisUnreachableError naming REDIS_URL and how to start Redis.
+ * Checks that Redis answers, trying again with backoff for up to `waitMs` in all.
+ * @throws RedisUnreachableError naming REDIS_URL and how to start Redis, with the last error.
  */
-export async function assertRedis(redisUrl: string, timeoutMs = 3000): Promise<void> {
-  const probe = new Redis(redisUrl, {
+export async function assertRedis(redisUrl: string, probe: RedisProbe = {}): Promise<void> {
+  const timeoutMs = probe.timeoutMs ?? 3000;
+  const deadline = Date.now() + (probe.waitMs ?? 10_000);
+  for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
+    const failure = await pingOnce(redisUrl, Math.max(Math.min(timeoutMs, deadline - Date.now()), 100));
+    if (failure === undefined) return;
+    if (Date.now() + wait >= deadline) throw new RedisUnreachableError(redactRedis(redisUrl), failure);
+    await new Promise((r) => setTimeout(r, wait));
+  }
+}
+
+/** One connect + PING; the error text, or undefined when Redis answered. */
+async function pingOnce(redisUrl: string, timeoutMs: number): Promise<string | undefined> {
+  const conn = new Redis(redisUrl, {
     lazyConnect: true,
     connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
     maxRetriesPerRequest: 0,
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
   // The socket error (e.g. ECONNREFUSED) says more than the rejection ("Connection is closed.").
   let socketError: string | undefined;
-  probe.on('error', (err: Error) => (socketError ??= err.message));
+  conn.on('error', (err: Error) => (socketError ??= err.message));
   try {
-    await probe.connect();
-    await probe.ping();
+    await conn.connect();
+    await conn.ping();
+    return undefined;
   } catch (err) {
-    throw new RedisUnreachableError(redactRedis(redisUrl), socketError ?? (err instanceof Error ? err.message : String(err)));
+    return socketError ?? (err instanceof Error ? err.message : String(err));
   } finally {
-    probe.disconnect();
+    conn.disconnect();
   }
 }
 

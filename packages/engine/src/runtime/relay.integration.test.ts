@@ -7,6 +7,7 @@ import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { startInProcess } from './in-process';
 import { relayOnce } from './relay';
+import { rows } from '../sql';
 
 describe('outbox relay and redelivery', () => {
   const worlds = useWorlds();
@@ -39,11 +40,16 @@ describe('outbox relay and redelivery', () => {
       await engine.queue('default').remove(messageId);
       expect((await relayOnce(engine, undefined)).requeued).toBe(1);
     }
+    // The step had failed once before its job went missing: that error must survive the loss.
+    await engine.db.execute(sql`update messages set error = 'the step threw: boom' where id = ${messageId}`);
     await engine.queue('default').remove(messageId);
     expect((await relayOnce(engine, undefined)).lost).toBe(1);
     const view = await getRun(engine.db, runId);
     expect(view).toMatchObject({ status: 'failed', cause: 'message_lost', causeMember: 'pages' });
     expect(view?.counts.lost).toBe(1);
+    expect(view?.causeMessage).toContain('its last error: the step threw: boom');
+    const [row] = await rows<{ error: string }>(engine.db, sql`select error from messages where id = ${messageId}`);
+    expect(row?.error).toBe('its job kept disappearing from the queue (re-added 2 times); its last error: the step threw: boom');
   });
 
   it('cancels the open messages of a failed run instead of re-adding or losing them', async () => {
@@ -69,7 +75,7 @@ describe('outbox relay and redelivery', () => {
     const delivery = { messageId, runId, member: 'pages' };
     // The same message twice in one batch, then again after it is done (a redelivery after a crash).
     const first = await processBatch(engine, [delivery, delivery]);
-    expect(first.get(messageId)).toEqual({ ok: true });
+    expect(first.get(messageId)).toEqual({ kind: 'ack' });
     const count = async () => (await getRun(engine.db, runId))?.counts;
     const after = await count();
     expect(after).toMatchObject({ published: 2, done: 1, pending: 1, delivered: 1 });

@@ -25,6 +25,7 @@ interface Candidate {
   status: string;
   requeues: number;
   created_at: string;
+  error: string | null;
 }
 
 /** What one pass did. */
@@ -48,11 +49,11 @@ export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined)
   await engine.db.execute(
     sql`update messages m set status = 'cancelled', finished_at = now()
           from runs r
-         where r.id = m.run_id and m.status in ('pending', 'running') and r.status in ('done', 'failed')`,
+         where r.id = m.run_id and m.status in ('pending', 'running') and r.status in ('done', 'failed', 'cancelled')`,
   );
   const page = await rows<Candidate>(
     engine.db,
-    sql`select id, run_id, member, pool, status, requeues, created_at::text as created_at
+    sql`select id, run_id, member, pool, status, requeues, created_at::text as created_at, error
           from messages
          where status in ('pending', 'running')
            and created_at < now() - make_interval(secs => ${ageSeconds})
@@ -70,22 +71,35 @@ export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined)
   for (const m of page) {
     pipe.exists(jobKey(prefix, m.pool, m.id));
     pipe.zscore(`${prefix}:${queueName(m.pool)}:failed`, m.id);
+    // BullMQ's stalled counter: how many times a worker holding the job stopped (died or froze).
+    pipe.hget(jobKey(prefix, m.pool, m.id), 'stc');
   }
   const answers = (await pipe.exec()) ?? [];
   const missing: Candidate[] = [];
   for (const [i, m] of page.entries()) {
-    const [existsErr, exists] = answers[2 * i] ?? [];
-    const [, failedScore] = answers[2 * i + 1] ?? [];
+    const [existsErr, exists] = answers[3 * i] ?? [];
+    const [, failedScore] = answers[3 * i + 1] ?? [];
+    const [, stalls] = answers[3 * i + 2] ?? [];
     if (existsErr) continue;
     if (exists === 1 && failedScore !== null && failedScore !== undefined) {
-      const detail = new Error('its job failed in the queue (the worker handling it stopped more than twice)');
-      if (await deadLetter(engine, m.id, detail)) report.dead++;
+      if (await deadLetter(engine, m.id, new Error(stalledOut(Number(stalls ?? 0))))) report.dead++;
     } else if (exists === 0) {
       missing.push(m);
     }
   }
   await repairMissing(engine, missing, report);
   return report;
+}
+
+/**
+ * The dead-letter reason of a message whose job BullMQ failed because the workers holding it kept
+ * stopping (`maxStalledCount` lapses, runtime/worker.ts). The run's cause is `step_code_failed`: a
+ * message that takes down every worker handling it is most likely the step itself (running out of
+ * memory, crashing the process), which is the mesh owner's to fix, not a capacity problem.
+ */
+export function stalledOut(times: number): string {
+  const n = times > 0 ? times : 2;
+  return `the worker handling it died ${n} time${n === 1 ? '' : 's'} (its job was given up after ${n} lost locks)`;
 }
 
 async function repairMissing(engine: Engine, missing: Candidate[], report: RelayReport): Promise<void> {
@@ -107,17 +121,18 @@ async function repairMissing(engine: Engine, missing: Candidate[], report: Relay
   }
   for (const m of lost) {
     const ended = await engine.db.transaction(async (tx) => {
+      // The loss is said first; the step's own last error, if it had one, is kept after it.
       const marked = await rows<{ id: string }>(
         tx,
         sql`update messages set status = 'lost', finished_at = now(),
-                   error = ${`its job kept disappearing from the queue (re-added ${m.requeues} times)`}
+                   error = concat_ws('; its last error: ', ${`its job kept disappearing from the queue (re-added ${m.requeues} times)`}::text, error)
              where id = ${m.id} and status in ('pending', 'running') returning id`,
       );
       if (marked.length === 0) return false;
       await failRun(tx, m.run_id, {
         cause: 'message_lost',
         member: m.member,
-        detail: `a message vanished from the queue ${m.requeues} times and was given up`,
+        detail: `a message vanished from the queue ${m.requeues} times and was given up${m.error ? ` (its last error: ${m.error})` : ''}`,
       });
       return true;
     });

@@ -22,7 +22,9 @@ export async function sweepRuns(engine: Engine): Promise<number> {
 
 /**
  * Flags running runs where nothing moved for `stallAfterMs` as `stalled` (cause `stalled`).
- * Parked work waits on purpose and is not a stall. A stalled run that moves again runs on.
+ * Parked work waits on purpose and is not a stall; nor is a step running under a live lease (a
+ * worker renews it while the step runs, process/lease.ts), however long the step takes. A stalled
+ * run that moves again runs on, and its item clears itself (ops/clear-stalled.ts).
  */
 export async function detectStalls(engine: Engine): Promise<string[]> {
   const seconds = Math.round(engine.config.stallAfterMs / 1000);
@@ -32,7 +34,8 @@ export async function detectStalls(engine: Engine): Promise<string[]> {
     sql`update runs set status = 'stalled', cause = 'stalled', cause_member = null, cause_message = ${sentence}
          where status = 'running'
            and moved_at < now() - make_interval(secs => ${engine.config.stallAfterMs / 1000})
-           and not exists (select 1 from messages m where m.run_id = runs.id and m.status = 'parked')
+           and not exists (select 1 from messages m where m.run_id = runs.id
+                             and (m.status = 'parked' or (m.status = 'running' and m.lease_until > now())))
      returning id`,
   );
   // Right after flagging: each stalled run joins its mesh's open `stalled` item (ops/record.ts).

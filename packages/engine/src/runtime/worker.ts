@@ -3,11 +3,12 @@
  * batcher, then turns the outcome into BullMQ's language (return = ack, throw = retry,
  * UnrecoverableError = no more attempts).
  */
-import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MessageJobSchema, queueName } from '../bus/queues';
 import { Batcher } from '../process/batcher';
-import { processBatch } from '../process/batch';
+import { HeavyLane, processBatch } from '../process/batch';
+import { subscribeEvents } from '../events/subscribe';
 import type { Delivery } from '../process/claim';
 import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
 import type { Outcome } from '../process/types';
@@ -37,9 +38,14 @@ export interface RunningWorker {
 //   doing the work twice (harmless: the message row makes it idempotent, but wasted).
 // - stalledInterval 15 s: check for lapsed locks twice per lock period, so a dead worker's job is
 //   handed to another (same id) within about lockDuration + stalledInterval = 45 s at worst.
-// - maxStalledCount 2: a job whose worker dies twice is likely killing workers (memory, a crash);
-//   it is failed rather than passed around forever, and the reconciler dead-letters its message.
-//   One is too few: one worker freeze (SIGSTOP, a VM pause) would already dead-letter innocent work.
+// - maxStalledCount 1: BullMQ hands a job whose lock lapsed back once (its stalled counter reaching
+//   1) and fails it at the second lapse (counter 2 > 1), so a message is delivered at most twice to
+//   a worker that dies on it; a job whose worker dies twice is likely killing workers (memory, a
+//   crash), and the relay dead-letters its message saying how many times. Zero would be too few:
+//   one worker freeze (SIGSTOP, a VM pause) would already dead-letter innocent work.
+// - Heavy messages also hold a lease on their row (process/lease.ts, leaseMs 60 s by default,
+//   twice the lock): a redelivery after a lock lapse finds the lease live and waits (a delayed job)
+//   while the first worker is merely slow, so the step runs once.
 // Tests set a 3 s lock and a 1 s interval to see a lapse within seconds.
 
 /** Starts a worker on `engine` for one pool. */
@@ -47,16 +53,17 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   const pool = options.pool ?? 'default';
   const concurrency = options.concurrency ?? 64;
   const connection = new Redis(engine.redisUrl, { maxRetriesPerRequest: null });
+  const lane = new HeavyLane(engine);
   const batcher = new Batcher<Delivery, Outcome>(
     (items) =>
-      processBatch(engine, items).then((outcomes) => {
+      processBatch(engine, items, lane).then((outcomes) => {
         coalesceWrites(connection);
         return outcomes;
       }),
     { maxBatch: Math.max(concurrency, 1), maxInFlight: engine.config.batchesInFlight },
   );
   connection.on('error', () => undefined); // the Worker reports connection trouble through its own 'error'
-  const worker = new Worker(queueName(pool), (job: Job) => handle(engine, batcher, job), {
+  const worker = new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), {
     connection,
     prefix: engine.config.prefix,
     concurrency,
@@ -66,10 +73,23 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   });
   worker.on('error', (err) => engine.log.error('worker error', { pool, error: err.message }));
   worker.on('failed', (job, err) => engine.log.info('delivery failed', { pool, job: job?.id, error: err.message }));
+  // A run that ends (failed, or cancelled by a person) stops its steps running here. The events come
+  // from the orchestrator's pump; a lease renewal that reads the run's end is the fallback.
+  const unsubscribe = subscribeEvents(engine, (events) => {
+    for (const e of events) {
+      const ended = (e.kind === 'run.failed' && e.status === 'failed') || (e.kind === 'run.status' && (e.status === 'failed' || e.status === 'cancelled'));
+      if (ended && e.runId) lane.leases.abortRun(e.runId, e.status ?? 'ended');
+    }
+  }).catch((err: unknown) => {
+    engine.log.warn('worker cannot hear run ends; relying on lease renewals', { pool, error: err instanceof Error ? err.message : String(err) });
+    return undefined;
+  });
   return {
     pool,
     async close() {
       await worker.close();
+      await (await unsubscribe)?.();
+      lane.leases.close();
       await connection.quit().catch(() => connection.disconnect());
     },
   };
@@ -89,18 +109,23 @@ function coalesceWrites(connection: Redis): void {
   setImmediate(() => socket.uncork?.());
 }
 
-async function handle(engine: Engine, batcher: Batcher<Delivery, Outcome>, job: Job): Promise<void> {
+async function handle(engine: Engine, lane: HeavyLane, batcher: Batcher<Delivery, Outcome>, job: Job, token: string | undefined): Promise<void> {
   const parsed = MessageJobSchema.safeParse(job.data);
   if (!parsed.success) throw new UnrecoverableError(`job ${job.id ?? '?'} has an unreadable payload`);
   const { messageId, runId } = parsed.data;
   const outcome = await batcher.submit(messageId, { messageId, runId, member: job.name });
-  if (outcome.ok) return;
+  if (outcome.kind === 'ack') return;
+  if (outcome.kind === 'wait') {
+    // Another delivery holds a live lease: look again when it ends (not an attempt, not a failure).
+    await job.moveToDelayed(Math.max(outcome.until, Date.now()) + 100, token);
+    throw new DelayedError();
+  }
   const err = outcome.error;
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
   if (lastAttempt || !isRetryable(err)) {
-    await deadLetter(engine, messageId, err);
+    if (await deadLetter(engine, messageId, err, undefined, outcome.leaseToken)) lane.leases.abortRun(runId, 'failed');
     throw new UnrecoverableError(err.message);
   }
-  await releaseForRetry(engine, messageId, err);
+  await releaseForRetry(engine, messageId, err, outcome.leaseToken);
   throw err;
 }

@@ -34,7 +34,7 @@ export async function continueParked(
 ): Promise<CommitResult | undefined> {
   const [row] = await rows<Omit<Claimed, 'frames'> & { frames: unknown }>(
     tx,
-    sql`update messages m set status = 'running'
+    sql`update messages m set status = 'running', lease_token = null, lease_until = null
           from runs r
          where m.id = ${messageId} and m.status = 'parked'
            and r.id = m.run_id and r.status in ('running', 'stalled')
@@ -48,7 +48,7 @@ export async function continueParked(
   // A nested mesh with `output: 'merge'` spreads the child's answer over the parent's payload.
   const merge = member.kind === 'mesh' && member.output === 'merge' && isRecord(payload) && isRecord(msg.payload);
   const out = merge ? { ...(msg.payload as Record<string, unknown>), ...payload } : payload;
-  const prepared = { msg, plan, member, items: [{ payload: out, frames: msg.frames, void: false }] };
+  const prepared = { msg, plan, member, items: [{ payload: out, frames: msg.frames, void: false }], leaseToken: null };
   return commit(tx, [], [prepared], new Map([[msg.runId, plan]]), engine.config.maxDepth);
 }
 

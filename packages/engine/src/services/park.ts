@@ -81,7 +81,7 @@ export async function parkDeliveries(
       }
       if (!check.ok) {
         refused.push(msg.id);
-        outcomes.set(msg.id, { ok: false, error: check.error });
+        outcomes.set(msg.id, { kind: 'failed', error: check.error });
         continue;
       }
       if (member?.kind === 'service') {

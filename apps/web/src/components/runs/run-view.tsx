@@ -11,7 +11,8 @@ import { MessageTrail } from './message-trail';
 import { RunAttempts } from './run-attempts';
 import { RunMesh } from './run-mesh';
 import { RunOutput } from './run-output';
-import { ENDED } from './run-status';
+import { CANCELLABLE, ENDED } from './run-status';
+import { RunCancel } from './run-cancel';
 
 export function RunView({ runId }: { runId: string }) {
   const trpc = useTRPC();
@@ -36,6 +37,7 @@ export function RunView({ runId }: { runId: string }) {
           </h1>
           <StatusBadge status={r.status} testId="run-status" />
           {!ended && <span className="text-xs text-slate-500">updating every second</span>}
+          {CANCELLABLE.has(r.status) && <RunCancel runId={r.id} />}
         </div>
         <p className="text-sm text-slate-600">
           {r.inputName ? <>Input <span className="font-medium">{r.inputName}</span> · </> : null}
@@ -61,7 +63,7 @@ export function RunView({ runId }: { runId: string }) {
           role="progressbar" aria-valuemin={0} aria-valuemax={r.counts.published} aria-valuenow={r.counts.done}>
           <div className={`h-full transition-all ${r.status === 'failed' ? 'bg-red-500' : r.status === 'stalled' ? 'bg-amber-500' : 'bg-emerald-500'}`} style={{ width: `${pct}%` }} />
         </div>
-        <dl className="grid grid-cols-3 gap-2 text-sm sm:grid-cols-6" data-testid="run-counts">
+        <dl className={`grid grid-cols-3 gap-2 text-sm ${r.counts.filtered > 0 ? 'sm:grid-cols-7' : 'sm:grid-cols-6'}`} data-testid="run-counts">
           {([
             ['published', r.counts.published, ''],
             ['delivered', r.counts.delivered, ''],
@@ -69,6 +71,7 @@ export function RunView({ runId }: { runId: string }) {
             ['open', r.counts.pending + r.counts.running + r.counts.parked, 'text-sky-700'],
             ['dead-lettered', r.counts.deadLettered, r.counts.deadLettered ? 'text-red-700' : ''],
             ['lost', r.counts.lost, r.counts.lost ? 'text-red-800' : ''],
+            ...(r.counts.filtered > 0 ? ([['filtered', r.counts.filtered, 'text-slate-500']] as const) : []),
           ] as const).map(([label, n, tone]) => (
             <div key={label} className="rounded-md border border-slate-200 bg-white px-3 py-2" data-testid={`run-count-${label}`}>
               <dt className="text-xs text-slate-500">{label}</dt>
@@ -88,6 +91,9 @@ export function RunView({ runId }: { runId: string }) {
 function CauseLine({ status, cause, message, done }: { status: string; cause: string | null; message: string | null; done: number }) {
   if (status === 'done') {
     return <p className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="run-cause">Finished: all {formatCount(done)} messages are done; none dead-lettered or lost.</p>;
+  }
+  if (status === 'cancelled') {
+    return <p className="rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800" data-testid="run-cause">{message ?? 'Cancelled.'}</p>;
   }
   if (status === 'failed' || status === 'stalled') {
     return (

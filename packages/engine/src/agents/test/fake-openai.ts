@@ -13,6 +13,8 @@ export interface SeenRequest {
   authorization: string | undefined;
   body: Record<string, unknown> & { messages: { role: string; content: unknown; tool_call_id?: string }[] };
   at: number;
+  /** When the client closed the connection before any answer (it gave up or was aborted), epoch ms. */
+  abortedAt?: number;
 }
 
 /** A running fake provider. */
@@ -101,6 +103,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       counts.set(model, seen);
       const entry: SeenRequest = { model, authorization: req.headers.authorization, body, at: Date.now() };
       requests.push(entry);
+      res.on('close', () => {
+        if (!res.writableEnded) entry.abortedAt = Date.now();
+      });
       respond(entry, seen, res);
     });
   });

@@ -1,5 +1,6 @@
 /**
- * The test tool server's one tool, `shout`: upper-cases its text and adds an exclamation mark.
+ * The test tool server's one tool, `shout`: upper-cases its text and adds an exclamation mark; when
+ * the call carries an idempotency key in `_meta` (agents/mcp-tools.ts), it says the key too.
  * Served over stdio by shout-server.ts and over streamable HTTP by startShoutHttp.
  */
 import { createServer } from 'node:http';
@@ -14,7 +15,10 @@ export function shoutServer(): McpServer {
   server.registerTool(
     'shout',
     { description: 'Upper-cases the text and adds an exclamation mark.', inputSchema: { text: z.string() } },
-    ({ text }) => ({ content: [{ type: 'text', text: `${text.toUpperCase()}!` }] }),
+    ({ text }, extra) => {
+      const key = extra._meta?.['trellis/idempotency-key'];
+      return { content: [{ type: 'text', text: `${text.toUpperCase()}!${typeof key === 'string' ? ` (key ${key})` : ''}` }] };
+    },
   );
   return server;
 }

@@ -1,0 +1,1 @@
+CREATE INDEX "joins_unfired_idx" ON "joins" USING btree ("run_id") WHERE "joins"."fired_at" is null;
