@@ -1,5 +1,5 @@
 'use client';
-/** The five member kinds: drag one onto the canvas, or click it to add it at a free spot. */
+/** Every member kind (KIND_UI): drag one onto the canvas, or click it to add it at a free spot. */
 import type { DragEvent } from 'react';
 import { MEMBER_KINDS, type MemberKind } from '@trellis/mesh/schema';
 import { KIND_UI } from './kinds/kind-ui';
