@@ -27,7 +27,7 @@ import { rows } from '@trellis/engine/sql';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
 import { startClaimsModel, type ClaimsModel } from '../../engine/test/claims-model';
 import { openWorld, saveOrThrow, type TestWorld } from '../../engine/test/harness';
-import { claimRoute, completeRoute, failRoute } from './rest/services';
+import { handleRest } from './rest/routes';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const read = (path: string) => readFileSync(`${REPO}${path}`);
@@ -46,7 +46,7 @@ function onModelServer(model: ClaimsModel): MeshFile {
   return mesh;
 }
 
-/** The REST routes of the web app's /api/v1/services, served on a local port for the service process. */
+/** The web app's /api/v1 REST routes, served on a local port for the service process. */
 async function serveServiceRoutes(engine: Engine): Promise<{ url: string; server: Server }> {
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -62,12 +62,7 @@ async function serveServiceRoutes(engine: Engine): Promise<{ url: string; server
         headers: Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])),
         ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
       });
-      let answer: Promise<Response>;
-      let m = /^\/api\/v1\/services\/([^/]+)\/claim$/.exec(url.pathname);
-      if (m) answer = claimRoute(engine, request, decodeURIComponent(m[1] ?? ''));
-      else if ((m = /^\/api\/v1\/services\/([^/]+)\/jobs\/([^/]+)\/(complete|fail)$/.exec(url.pathname))) {
-        answer = (m[3] === 'complete' ? completeRoute : failRoute)(engine, request, decodeURIComponent(m[1] ?? ''), decodeURIComponent(m[2] ?? ''));
-      } else answer = Promise.resolve(new Response('not found', { status: 404 }));
+      const answer = handleRest({ engine: () => Promise.resolve(engine), user: () => Promise.resolve(null) }, request);
       void answer.then(async (r) => {
         res.writeHead(r.status, Object.fromEntries(r.headers)).end(Buffer.from(await r.arrayBuffer()));
       });

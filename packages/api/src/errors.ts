@@ -1,22 +1,25 @@
 /**
- * The one error formatter: engine errors (typed, with a stable code and an HTTP status from
- * `describeError`) become tRPC error codes; bad input names the field; anything unexpected becomes a
+ * The one error formatter: engine errors (typed, with a stable code and the HTTP status their class
+ * declares, read by `describeError`) become tRPC error codes; bad input names the field; anything unexpected becomes a
  * plain sentence. No stack trace or internal message ever leaves the server.
  */
 import { TRPCError, type TRPCDefaultErrorShape } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { describeError } from '@trellis/engine/errors';
+import { describeError, type HttpStatus } from '@trellis/engine/errors';
 import type { Finding } from '@trellis/mesh/findings';
 
-const CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
+// Keyed by every status an engine error may declare (a new one fails the typecheck until it has a
+// tRPC code here), plus 403 for routers' own refusals.
+const CODE_BY_STATUS = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
+  500: 'INTERNAL_SERVER_ERROR',
   503: 'SERVICE_UNAVAILABLE',
   504: 'GATEWAY_TIMEOUT',
-};
+} as const satisfies Record<HttpStatus | 403, TRPC_ERROR_CODE_KEY>;
 
 /** What a person (or a script) learns about a failed call. */
 export interface ApiErrorView {
@@ -57,7 +60,7 @@ export function describeApiError(err: unknown): ApiErrorView {
     if (err.cause) return describeApiError(err.cause);
   }
   const view = describeError(err);
-  const code = CODE_BY_STATUS[view.status] ?? 'INTERNAL_SERVER_ERROR';
+  const code = CODE_BY_STATUS[view.status];
   const out: ApiErrorView = { code, httpStatus: view.status, reason: view.code, message: view.message };
   if (view.findings) out.findings = view.findings;
   return out;

@@ -1,13 +1,29 @@
 /**
- * Typed engine errors. Every error a person may see carries a stable `code`; failures of a run also
- * carry a `cause` from the fixed cause list (DESIGN.md §4). `describeError` is the one formatter the
- * API, the web app and the CLI use to turn them into a status and a sentence, never a stack trace.
+ * Typed engine errors. Every error a person may see carries a stable `code` and, declared on its class
+ * beside the code, the HTTP status it answers with (`static httpStatus`); failures of a run also carry
+ * a `cause` from the fixed cause list (DESIGN.md §4). `describeError` is the one formatter the API, the
+ * web app and the CLI use to turn them into a status and a sentence, never a stack trace.
  */
 import type { Cause } from '@trellis/mesh/causes';
 import type { Finding } from '@trellis/mesh/findings';
 
-/** Base class: `code` is stable and machine-readable, `message` is a sentence for a person. */
-export class EngineError extends Error {
+/**
+ * The HTTP statuses engine errors answer with: 400 bad input, 401 a wrong key, 404 missing, 409 a
+ * conflict with the current state, 500 a step that failed, 503 a service is down, 504 a wait ran out.
+ */
+export const HTTP_STATUSES = [400, 401, 404, 409, 500, 503, 504] as const;
+/** One of {@link HTTP_STATUSES}. */
+export type HttpStatus = (typeof HTTP_STATUSES)[number];
+
+/**
+ * Base class: `code` is stable and machine-readable, `message` is a sentence for a person. Each
+ * subclass declares `static readonly httpStatus` beside its code (errors.test.ts checks that every
+ * one in the engine does), so a new error cannot fall through to a 500 unnoticed.
+ */
+export abstract class EngineError extends Error {
+  /** Declared by every subclass; the base class has none. */
+  static readonly httpStatus?: HttpStatus;
+
   constructor(
     readonly code: string,
     message: string,
@@ -15,10 +31,24 @@ export class EngineError extends Error {
     super(message);
     this.name = new.target.name;
   }
+
+  /** The status its class declares. */
+  get httpStatus(): HttpStatus {
+    return (this.constructor as typeof EngineError).httpStatus ?? 500;
+  }
+}
+
+/** A request field is wrong; the message names it and what was expected. */
+export class BadInputError extends EngineError {
+  static override readonly httpStatus = 400;
+  constructor(message: string) {
+    super('bad_input', message);
+  }
 }
 
 /** Redis did not answer; names REDIS_URL and how to start one. */
 export class RedisUnreachableError extends EngineError {
+  static override readonly httpStatus = 503;
   constructor(
     readonly target: string,
     detail: string,
@@ -33,6 +63,7 @@ export class RedisUnreachableError extends EngineError {
 
 /** No mesh with that id, name or version. */
 export class MeshNotFoundError extends EngineError {
+  static override readonly httpStatus = 404;
   constructor(what: string) {
     super('mesh_not_found', `no mesh ${what}`);
   }
@@ -40,6 +71,7 @@ export class MeshNotFoundError extends EngineError {
 
 /** The mesh has validation errors, so it cannot run; `findings` lists them. */
 export class MeshInvalidError extends EngineError {
+  static override readonly httpStatus = 400;
   constructor(readonly findings: Finding[]) {
     const first = findings.find((f) => f.severity === 'error');
     super('mesh_invalid', `the mesh cannot run: ${first?.message ?? 'it has errors'}`);
@@ -48,6 +80,7 @@ export class MeshInvalidError extends EngineError {
 
 /** The run's input was refused before anything started (cause `input_rejected`). */
 export class InputRejectedError extends EngineError {
+  static override readonly httpStatus = 400;
   readonly cause: Cause = 'input_rejected';
   /** The failed run recorded for the refusal, when a run was asked for (see startRun). */
   runId?: string;
@@ -58,6 +91,7 @@ export class InputRejectedError extends EngineError {
 
 /** No run with that id. */
 export class RunNotFoundError extends EngineError {
+  static override readonly httpStatus = 404;
   constructor(runId: string) {
     super('run_not_found', `no run ${runId}`);
   }
@@ -68,6 +102,7 @@ export class RunNotFoundError extends EngineError {
  * (the same input would fail the same way), and the message is dead-lettered at once.
  */
 export class StepError extends EngineError {
+  static override readonly httpStatus = 500;
   constructor(
     readonly cause: Cause,
     readonly member: string,
@@ -80,6 +115,7 @@ export class StepError extends EngineError {
 
 /** A caller waited longer than it was willing to. */
 export class WaitTimeoutError extends EngineError {
+  static override readonly httpStatus = 504;
   constructor(runId: string, seconds: number) {
     super('wait_timeout', `run ${runId} was still going after ${seconds} s`);
   }
@@ -88,37 +124,17 @@ export class WaitTimeoutError extends EngineError {
 /** How an error is shown to people and mapped to HTTP. */
 export interface ErrorView {
   code: string;
-  /** HTTP status: 400 bad input, 404 missing, 409 conflict, 503 a service is down, 500 otherwise. */
-  status: number;
+  /** HTTP status: the error class's `httpStatus`; 503 for an unreachable database, 500 otherwise. */
+  status: HttpStatus;
   message: string;
   cause?: Cause;
   findings?: Finding[];
 }
 
-const STATUS: Record<string, number> = {
-  redis_unreachable: 503,
-  database_unreachable: 503,
-  mesh_not_found: 404,
-  run_not_found: 404,
-  reopen_refused: 409,
-  run_ended: 409,
-  queue_prefix_taken: 409,
-  mesh_invalid: 400,
-  input_rejected: 400,
-  wait_timeout: 504,
-  service_unauthorized: 401,
-  service_job_not_found: 404,
-  service_job_conflict: 409,
-  service_exists: 409,
-  bad_input: 400,
-  action_refused: 409,
-  action_not_found: 404,
-};
-
 /** Maps any thrown value to a view without internals; unknown errors become a generic 500. */
 export function describeError(err: unknown): ErrorView {
   if (err instanceof EngineError) {
-    const view: ErrorView = { code: err.code, status: STATUS[err.code] ?? 500, message: err.message };
+    const view: ErrorView = { code: err.code, status: err.httpStatus, message: err.message };
     if (err instanceof InputRejectedError || err instanceof StepError) view.cause = err.cause;
     if (err instanceof MeshInvalidError) view.findings = err.findings;
     return view;

@@ -9,29 +9,23 @@
  *
  * Delivery is at-least-once: a job whose lease lapses (the handler took longer than the lease, or
  * the process died) is handed out again with the same `jobId`, so handlers should be idempotent.
+ * The request and answer types come from the REST API's OpenAPI document (./openapi.ts, generated).
  */
+import type { components, paths } from './openapi';
 
-/** A claimed job. */
-export interface ServiceJob {
-  jobId: string;
-  runId: string;
-  /** The mesh member the job belongs to. */
-  member: string;
-  /** The parked message's payload. */
-  payload: unknown;
-  /** 1 on the first claim; more after a lapsed lease or a retryable failure. */
-  attempt: number;
-  /** ISO time the lease ends. */
-  leaseUntil: string;
-}
+/** A claimed job: `attempt` is 1 on the first claim, more after a lapsed lease or a retryable failure. */
+export type ServiceJob = components['schemas']['Job'];
 
-/** What completing or failing a job did. */
-export interface JobResult {
-  jobId: string;
-  status: 'done' | 'waiting' | 'failed';
-  /** True when an earlier call did the same already. */
-  duplicate: boolean;
-}
+/** What completing or failing a job did; `duplicate` is true when an earlier call did the same already. */
+export type JobResult = components['schemas']['JobResult'];
+
+// The service endpoints' wire shapes, read from the generated document types so the client cannot drift.
+type ServicePath = Extract<keyof paths, `/api/v1/services/${string}`>;
+type Post<P extends ServicePath> = paths[P]['post'];
+type QueryOf<P extends ServicePath> = NonNullable<Post<P>['parameters']['query']>;
+type BodyOf<P extends ServicePath> = NonNullable<Post<P>['requestBody']>['content']['application/json'];
+type AnswerOf<P extends ServicePath> = Post<P>['responses'][200]['content']['application/json'];
+type ErrorBody = components['schemas']['Error'];
 
 /** An error answer of the API: `status` is the HTTP status, `code` the stable reason (e.g. `service_unauthorized`). */
 export class TrellisApiError extends Error {
@@ -109,10 +103,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
   const base = new URL(options.baseUrl);
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new TypeError(`baseUrl must be an http(s) URL, got ${options.baseUrl}`);
   const doFetch = options.fetch ?? fetch;
-  const root = `/api/v1/services/${encodeURIComponent(options.service)}`;
 
-  async function call<T>(path: string, body: unknown, signal?: AbortSignal): Promise<T> {
-    const res = await doFetch(new URL(`${root}${path}`, base), {
+  /**
+   * POSTs `body` to the endpoint `path` (its `{name}` is this service, `{jobId}` the given job) with
+   * `query`, and answers the parsed 200 body.
+   */
+  async function call<P extends ServicePath>(
+    path: P,
+    ids: { jobId?: string },
+    query: QueryOf<P> | undefined,
+    body: BodyOf<P>,
+    signal?: AbortSignal,
+  ): Promise<AnswerOf<P>> {
+    const url = new URL(
+      path.replace('{name}', encodeURIComponent(options.service)).replace('{jobId}', encodeURIComponent(ids.jobId ?? '')),
+      base,
+    );
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const res = await doFetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify(body),
@@ -126,24 +134,24 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       parsed = undefined;
     }
     if (!res.ok) {
-      const err = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-      throw new TrellisApiError(res.status, err?.code ?? 'http_error', err?.message ?? `HTTP ${res.status} from ${root}${path}`);
+      const err = (parsed as Partial<ErrorBody> | undefined)?.error;
+      throw new TrellisApiError(res.status, err?.code ?? 'http_error', err?.message ?? `HTTP ${res.status} from ${url.pathname}`);
     }
-    return parsed as T;
+    return parsed as AnswerOf<P>;
   }
 
   const client: ServiceClient = {
     async claim(o = {}) {
-      const q = new URLSearchParams({ wait: String(o.waitSeconds ?? 0) });
-      if (o.leaseSeconds !== undefined) q.set('lease', String(o.leaseSeconds));
-      const got = await call<{ job: ServiceJob | null }>(`/claim?${q.toString()}`, options.worker ? { worker: options.worker } : {}, o.signal);
+      const query = { wait: o.waitSeconds ?? 0, ...(o.leaseSeconds !== undefined ? { lease: o.leaseSeconds } : {}) };
+      const got = await call('/api/v1/services/{name}/claim', {}, query, options.worker ? { worker: options.worker } : {}, o.signal);
       return got.job;
     },
     complete(jobId, output) {
-      return call<JobResult>(`/jobs/${encodeURIComponent(jobId)}/complete`, { output: output === undefined ? null : output });
+      return call('/api/v1/services/{name}/jobs/{jobId}/complete', { jobId }, undefined, { output: output === undefined ? null : output });
     },
     fail(jobId, reason, o = {}) {
-      return call<JobResult>(`/jobs/${encodeURIComponent(jobId)}/fail`, { reason, ...(o.retryable !== undefined ? { retryable: o.retryable } : {}) });
+      const body = { reason, ...(o.retryable !== undefined ? { retryable: o.retryable } : {}) };
+      return call('/api/v1/services/{name}/jobs/{jobId}/fail', { jobId }, undefined, body);
     },
     serve(handler, o = {}) {
       const stopping = new AbortController();

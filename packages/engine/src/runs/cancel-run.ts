@@ -16,6 +16,7 @@ import { rows, textArray, type Queryable } from '../sql';
 
 /** The run has already ended, so there is nothing to cancel (HTTP 409). */
 export class RunEndedAlreadyError extends EngineError {
+  static override readonly httpStatus = 409;
   constructor(runId: string, status: string) {
     super('run_ended', `run ${runId} has already ended (${status}); there is nothing to cancel`);
   }

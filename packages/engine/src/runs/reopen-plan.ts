@@ -22,6 +22,7 @@ export const FINISHED = ['dead', 'lost', 'cancelled'];
 
 /** A run re-open would not touch, and why in plain words. */
 export class ReopenRefusedError extends EngineError {
+  static override readonly httpStatus = 409;
   constructor(
     readonly runId: string,
     reason: string,

@@ -12,6 +12,7 @@ import type { Engine } from './context';
 
 /** The queue prefix belongs to another install (its id is in Redis under the prefix). */
 export class QueuePrefixTakenError extends EngineError {
+  static override readonly httpStatus = 409;
   constructor(
     readonly prefix: string,
     readonly owner: string,

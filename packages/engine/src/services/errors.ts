@@ -1,8 +1,9 @@
-/** Errors of the outside-service API; `describeError` maps their codes to HTTP statuses. */
+/** Errors of the outside-service API, each with the HTTP status it answers with. */
 import { EngineError } from '../errors';
 
-/** The API key is missing or does not belong to the named service (HTTP 401). */
+/** The API key is missing or does not belong to the named service. */
 export class ServiceUnauthorizedError extends EngineError {
+  static override readonly httpStatus = 401;
   constructor(service: string, missing: boolean) {
     super(
       'service_unauthorized',
@@ -14,16 +15,18 @@ export class ServiceUnauthorizedError extends EngineError {
   }
 }
 
-/** No job of that id belongs to the service (HTTP 404). */
+/** No job of that id belongs to the service. */
 export class ServiceJobNotFoundError extends EngineError {
+  static override readonly httpStatus = 404;
   constructor(service: string, jobId: string) {
     super('service_job_not_found', `service ${service} has no job ${jobId}`);
     this.name = 'ServiceJobNotFoundError';
   }
 }
 
-/** The job cannot take this call in its state, e.g. completing a job that expired (HTTP 409). */
+/** The job cannot take this call in its state, e.g. completing a job that expired. */
 export class ServiceJobConflictError extends EngineError {
+  static override readonly httpStatus = 409;
   constructor(
     jobId: string,
     readonly jobStatus: string,
@@ -34,8 +37,9 @@ export class ServiceJobConflictError extends EngineError {
   }
 }
 
-/** A service of that name is registered already (HTTP 409). */
+/** A service of that name is registered already. */
 export class ServiceExistsError extends EngineError {
+  static override readonly httpStatus = 409;
   constructor(name: string) {
     super('service_exists', `a service named ${name} is registered already; remove it first or pick another name`);
     this.name = 'ServiceExistsError';

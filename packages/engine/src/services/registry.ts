@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { services } from '@trellis/db/schema/services';
 import { IdSchema } from '@trellis/mesh/schema';
-import { EngineError } from '../errors';
+import { BadInputError } from '../errors';
 import { ServiceExistsError, ServiceUnauthorizedError } from './errors';
 
 /** SHA-256 of a key, hex. */
@@ -26,12 +26,12 @@ export interface ServiceView {
 
 /**
  * Registers a service and returns its API key, which is not stored and cannot be shown again.
- * @throws EngineError `bad_input` for a name that is not 1-63 letters, digits, "-" or "_";
+ * @throws BadInputError (`bad_input`) for a name that is not 1-63 letters, digits, "-" or "_";
  *   ServiceExistsError when the name is taken.
  */
 export async function addService(db: Db, input: { name: string; userId?: string }): Promise<{ name: string; apiKey: string }> {
   const parsed = IdSchema.safeParse(input.name);
-  if (!parsed.success) throw new EngineError('bad_input', `service name ${JSON.stringify(input.name)}: expected 1-63 letters, digits, "-" or "_"`);
+  if (!parsed.success) throw new BadInputError(`service name ${JSON.stringify(input.name)}: expected 1-63 letters, digits, "-" or "_"`);
   const apiKey = `trs_${randomBytes(32).toString('base64url')}`;
   const added = await db
     .insert(services)

@@ -1,5 +1,6 @@
 /** Creating and renaming members on the canvas. */
 import type { Member, MemberKind } from '@trellis/mesh/schema';
+import { kindUi } from './kinds/kind-ui';
 import { channelEdge, GRID } from './mappers';
 import type { ChannelEdge, MemberNode } from './types';
 
@@ -8,18 +9,7 @@ export function newMember(kind: MemberKind, taken: ReadonlySet<string>, nestedDe
   let n = 1;
   while (taken.has(`${kind}-${n}`)) n++;
   const id = `${kind}-${n}`;
-  switch (kind) {
-    case 'agent':
-      return { id, kind, model: 'demo', instructions: '' };
-    case 'workflow':
-      return { id, kind, steps: [{ type: 'pass' }] };
-    case 'mesh':
-      return { id, kind, mesh: nestedDefault };
-    case 'service':
-      return { id, kind, service: 'my-service' };
-    case 'combine':
-      return { id, kind, merge: { type: 'concat', field: 'text' } };
-  }
+  return kindUi(kind).defaults(id, { nestedDefault });
 }
 
 /** A spot below the lowest node, left-aligned with the first, so a clicked-in member never lands on another. */

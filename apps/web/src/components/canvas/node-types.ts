@@ -1,18 +1,9 @@
 /** Node and edge types, at module scope so React Flow never sees a new object between renders. */
 import type { EdgeTypes, NodeTypes } from '@xyflow/react';
 import ChannelEdgeView from './channel-edge';
-import AgentNode from './nodes/agent-node';
-import CombineNode from './nodes/combine-node';
-import MeshNode from './nodes/mesh-node';
-import ServiceNode from './nodes/service-node';
-import WorkflowNode from './nodes/workflow-node';
+import { KIND_UI } from './kinds/kind-ui';
 
-export const nodeTypes: NodeTypes = {
-  agent: AgentNode,
-  workflow: WorkflowNode,
-  mesh: MeshNode,
-  service: ServiceNode,
-  combine: CombineNode,
-};
+/** One node component per member kind, from the kinds' definitions. */
+export const nodeTypes: NodeTypes = Object.fromEntries(Object.entries(KIND_UI).map(([kind, ui]) => [kind, ui.node]));
 
 export const edgeTypes: EdgeTypes = { channel: ChannelEdgeView };

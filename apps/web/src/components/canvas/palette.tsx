@@ -1,8 +1,8 @@
 'use client';
-/** The five member kinds: drag one onto the canvas, or click it to add it at a free spot. */
+/** Every member kind (KIND_UI): drag one onto the canvas, or click it to add it at a free spot. */
 import type { DragEvent } from 'react';
 import { MEMBER_KINDS, type MemberKind } from '@trellis/mesh/schema';
-import { KIND_STYLE } from './nodes/kind-style';
+import { KIND_UI } from './kinds/kind-ui';
 
 export const DRAG_TYPE = 'application/x-trellis-kind';
 
@@ -16,7 +16,7 @@ export function Palette({ onAdd }: { onAdd: (kind: MemberKind) => void }) {
       <h2 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Add a member</h2>
       <p className="text-xs text-slate-500">Drag onto the canvas, or click.</p>
       {MEMBER_KINDS.map((kind) => {
-        const s = KIND_STYLE[kind];
+        const s = KIND_UI[kind].style;
         return (
           <button key={kind} type="button" draggable data-testid={`palette-${kind}`} title={s.hint}
             onDragStart={(e) => onDragStart(e, kind)} onClick={() => onAdd(kind)}

@@ -6,14 +6,13 @@
 import { Handle, Position } from '@xyflow/react';
 import type { ReactNode } from 'react';
 import type { Member } from '@trellis/mesh/schema';
+import type { KindStyle } from '../kinds/types';
 import { useOverlay, worst } from '../overlay';
-import { KIND_STYLE } from './kind-style';
 
-export function MemberShell({ member, children }: { member: Member; children?: ReactNode }) {
+export function MemberShell({ member, style, children }: { member: Member; style: KindStyle; children?: ReactNode }) {
   const { findingsByMember, counts, readOnly } = useOverlay();
   const findings = findingsByMember.get(member.id);
   const severity = worst(findings);
-  const style = KIND_STYLE[member.kind];
   const c = counts?.[member.id];
   const border = severity === 'error' ? 'border-red-500' : severity === 'warning' ? 'border-amber-500' : 'border-slate-300';
   return (

@@ -8,21 +8,13 @@ import { useState } from 'react';
 import type { AgentMember } from '@trellis/mesh/schema';
 import { jsonSchemaProblems } from '@trellis/mesh/member-config';
 import { inputClass } from '@/components/ui/button';
-import { Field, optional } from './field';
+import { Field, optional, withKey } from './field';
 
 /** The fields an agent member and an agent step share. */
 export type AgentSettingsValue = Pick<AgentMember, 'model' | 'instructions' | 'provider' | 'temperature' | 'outputSchema' | 'tools'>;
 
 export function AgentFields({ member, onChange }: { member: AgentMember; onChange: (m: AgentMember) => void }) {
   return <AgentSettings value={member} testId="member" onChange={(v) => onChange({ ...member, ...v })} />;
-}
-
-/** Sets or removes one optional key, so an emptied box disappears from the file instead of saving "". */
-function withKey<T extends object, K extends keyof T>(value: T, key: K, next: T[K] | undefined): T {
-  const copy = { ...value };
-  if (next === undefined) delete copy[key];
-  else copy[key] = next;
-  return copy;
 }
 
 /** A comma-separated list as an array (undefined when empty). */

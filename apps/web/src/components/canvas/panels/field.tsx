@@ -15,3 +15,11 @@ export function Field({ label, hint, children }: { label: string; hint?: ReactNo
 export function optional(value: string): string | undefined {
   return value.trim() === '' ? undefined : value;
 }
+
+/** `value` with `key` set to `next`, or without `key` when `next` is undefined (so the file drops it). */
+export function withKey<T extends object, K extends keyof T>(value: T, key: K, next: T[K] | undefined): T {
+  const copy = { ...value };
+  if (next === undefined) delete copy[key];
+  else copy[key] = next;
+  return copy;
+}

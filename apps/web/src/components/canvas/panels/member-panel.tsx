@@ -4,11 +4,8 @@ import { useState } from 'react';
 import type { Member } from '@trellis/mesh/schema';
 import { IdSchema } from '@trellis/mesh/schema';
 import { buttonClass, inputClass } from '@/components/ui/button';
-import { KIND_STYLE } from '../nodes/kind-style';
-import { AgentFields } from './agent-fields';
-import { Field, optional } from './field';
-import { CombineFields, NestedMeshFields, ServiceFields } from './simple-fields';
-import { WorkflowFields } from './workflow-fields';
+import { kindUi } from '../kinds/kind-ui';
+import { Field, optional, withKey } from './field';
 
 interface Props {
   member: Member;
@@ -20,20 +17,22 @@ interface Props {
 
 export function MemberPanel({ member, takenIds, meshNames, onChange, onRemove }: Props) {
   const set = (m: Member) => onChange(member.id, m);
+  const ui = kindUi(member.kind);
+  const KindFields = ui.Fields;
   return (
     <div className="space-y-4" data-testid="member-panel" data-member={member.id}>
       <div className="flex items-center justify-between">
-        <h2 className="text-sm font-semibold">{KIND_STYLE[member.kind].label} settings</h2>
+        <h2 className="text-sm font-semibold">{ui.style.label} settings</h2>
         <button type="button" className={buttonClass.danger} onClick={() => onRemove(member.id)} data-testid="member-remove">Delete</button>
       </div>
       <IdField key={member.id} id={member.id} takenIds={takenIds} onCommit={(id) => set({ ...member, id })} />
       <Field label="Label" hint="A name for people; the id stays the stable name.">
         <input className={inputClass} value={member.label ?? ''} data-testid="member-label"
-          onChange={(e) => set(withOptional(member, 'label', optional(e.target.value)))} />
+          onChange={(e) => set(withKey(member, 'label', optional(e.target.value)))} />
       </Field>
       <label className="flex items-start gap-2 text-sm">
         <input type="checkbox" className="mt-0.5" checked={member.head ?? false} data-testid="member-head"
-          onChange={(e) => set(withOptional(member, 'head', e.target.checked ? true : undefined))} />
+          onChange={(e) => set(withKey(member, 'head', e.target.checked ? true : undefined))} />
         <span>
           <span className="font-medium text-slate-700">Head</span>
           <span className="block text-xs text-slate-500">Receives the run's input. A mesh has exactly one head.</span>
@@ -41,7 +40,7 @@ export function MemberPanel({ member, takenIds, meshNames, onChange, onRemove }:
       </label>
       <label className="flex items-start gap-2 text-sm">
         <input type="checkbox" className="mt-0.5" checked={member.approval === 'required'} data-testid="member-approval"
-          onChange={(e) => set(withOptional(member, 'approval', e.target.checked ? 'required' : undefined))} />
+          onChange={(e) => set(withKey(member, 'approval', e.target.checked ? 'required' : undefined))} />
         <span>
           <span className="font-medium text-slate-700">Approval required</span>
           <span className="block text-xs text-slate-500">Its output waits in the Action Center until a person approves or rejects it.</span>
@@ -49,31 +48,20 @@ export function MemberPanel({ member, takenIds, meshNames, onChange, onRemove }:
       </label>
       <Field label="Description">
         <textarea className={`${inputClass} min-h-16`} value={member.description ?? ''} data-testid="member-description"
-          onChange={(e) => set(withOptional(member, 'description', optional(e.target.value)))} />
+          onChange={(e) => set(withKey(member, 'description', optional(e.target.value)))} />
       </Field>
-      {member.kind !== 'combine' && (
+      {ui.pooled && (
         <Field label="Worker pool" hint={IdSchema.safeParse(member.pool ?? 'default').success
           ? 'The pool whose workers run this member; empty means “default”. Start a pool with trellis worker --pool NAME.'
           : <span className="text-red-700" data-testid="member-pool-error">1–63 letters, digits, “-” or “_”</span>}>
           <input className={`${inputClass} font-mono`} value={member.pool ?? ''} placeholder="default" data-testid="member-pool"
-            onChange={(e) => set(withOptional(member, 'pool', optional(e.target.value.trim())))} />
+            onChange={(e) => set(withKey(member, 'pool', optional(e.target.value.trim())))} />
         </Field>
       )}
       <hr className="border-slate-200" />
-      {member.kind === 'workflow' && <WorkflowFields member={member} onChange={set} />}
-      {member.kind === 'agent' && <AgentFields member={member} onChange={set} />}
-      {member.kind === 'mesh' && <NestedMeshFields member={member} meshNames={meshNames} onChange={set} />}
-      {member.kind === 'service' && <ServiceFields member={member} onChange={set} />}
-      {member.kind === 'combine' && <CombineFields member={member} onChange={set} />}
+      <KindFields member={member} meshNames={meshNames} onChange={set} />
     </div>
   );
-}
-
-function withOptional<M extends Member, K extends 'label' | 'head' | 'description' | 'pool' | 'approval'>(m: M, key: K, value: M[K] | undefined): M {
-  const copy = { ...m };
-  if (value === undefined) delete copy[key];
-  else copy[key] = value;
-  return copy;
 }
 
 /** The id is committed on Enter or leaving the box, and only when valid and free, so ids never collide. */

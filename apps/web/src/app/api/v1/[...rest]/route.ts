@@ -1,22 +1,13 @@
 /**
- * Any /api/v1 path no route answers (every method): 404 with the REST API's JSON error body
- * `{ error: { code: 'not_found', message } }`, not the HTML page. The routes that exist (services,
- * meshes/:id/runs, openapi.json) are more specific, so Next.js matches them before this catch-all.
+ * Every /api/v1 request (every method): the routes, their checks and the OpenAPI document at
+ * /api/v1/openapi.json live in @trellis/api/rest; a path no route has answers a JSON 404.
  */
-import { errorResponse } from '@trellis/api/rest/services';
+import { handleRest } from '@trellis/api/rest/routes';
+import { restEnv } from '@/server/rest-env';
 
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-function notFound(req: Request): Response {
-  const path = new URL(req.url).pathname;
-  return errorResponse(404, 'not_found', `no REST endpoint ${req.method} ${path}; the endpoints are listed at /api/v1/openapi.json`);
-}
+const handler = (req: Request): Promise<Response> => handleRest(restEnv, req);
 
-export const GET = notFound;
-export const POST = notFound;
-export const PUT = notFound;
-export const PATCH = notFound;
-export const DELETE = notFound;
-export const HEAD = notFound;
-export const OPTIONS = notFound;
+export { handler as GET, handler as POST, handler as PUT, handler as PATCH, handler as DELETE, handler as HEAD, handler as OPTIONS };

@@ -1,0 +1,49 @@
+'use client';
+/** One run in the Runs table: id and input name, mesh and version, status, cause, times and counts. */
+import Link from 'next/link';
+import type { inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@trellis/api/root';
+import { formatCount, formatDateTime, formatDuration } from '@/components/ui/format';
+import { SeverityBadge } from '@/components/ui/severity-badge';
+import { StatusBadge } from '@/components/ui/status-badge';
+import { shortId } from './run-status';
+
+/** A run as `runs.list` lists it. */
+export type RunItem = inferRouterOutputs<AppRouter>['runs']['list']['items'][number];
+
+/** Failed and stalled runs can be re-opened (and so selected). */
+export const canReopen = (r: Pick<RunItem, 'status'>): boolean => r.status === 'failed' || r.status === 'stalled';
+
+export function RunRow({ run: r, selected, onToggle }: { run: RunItem; selected: boolean; onToggle: () => void }) {
+  return (
+    <tr className="border-b border-slate-100 last:border-0 hover:bg-slate-50" data-testid={`run-row-${r.id}`} data-status={r.status}>
+      <td className="px-3 py-2">
+        {canReopen(r) && <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selected} onChange={onToggle} data-testid="run-select" />}
+      </td>
+      <td className="px-3 py-2 font-mono text-xs">
+        <Link href={`/runs/${r.id}`} className="text-sky-700 hover:underline" data-testid="run-link">{shortId(r.id)}</Link>
+        {r.inputName && <span className="block max-w-40 truncate font-sans text-slate-500" title={r.inputName}>{r.inputName}</span>}
+      </td>
+      <td className="px-3 py-2">
+        <Link href={`/meshes/${r.meshId}`} className="hover:underline">{r.meshName}</Link>
+        <span className="ml-1 text-xs text-slate-500">v{r.meshVersion}</span>
+      </td>
+      <td className="px-3 py-2"><StatusBadge status={r.status} /></td>
+      <td className="min-w-64 max-w-sm px-3 py-2 text-slate-700" title={r.causeMessage ?? ''}>
+        {r.cause ? (
+          <span className="flex items-start gap-1.5">
+            <SeverityBadge severity={r.severity} />
+            <span className="line-clamp-2">{r.causeMessage ?? r.cause}</span>
+          </span>
+        ) : <span className="text-slate-400">—</span>}
+      </td>
+      <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(r.startedAt ?? r.createdAt)}</td>
+      <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(r.endedAt)}</td>
+      <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatDuration(r.seconds)}</td>
+      <td className="px-3 py-2 text-right tabular-nums">{formatCount(r.counts.published)}</td>
+      <td className="px-3 py-2 text-right tabular-nums">{formatCount(r.counts.done)}</td>
+      <td className={`px-3 py-2 text-right tabular-nums ${r.counts.deadLettered ? 'font-semibold text-red-700' : ''}`}>{formatCount(r.counts.deadLettered)}</td>
+      <td className={`px-3 py-2 text-right tabular-nums ${r.counts.lost ? 'font-semibold text-red-800' : ''}`}>{formatCount(r.counts.lost)}</td>
+    </tr>
+  );
+}

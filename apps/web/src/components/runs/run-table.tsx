@@ -1,0 +1,60 @@
+'use client';
+/** The Runs table: sortable column heads (the sort lives in the URL), a select-all box and a row per run. */
+import type { RunQuery, RunSort } from './run-query';
+import { canReopen, RunRow, type RunItem } from './run-row';
+
+interface Props {
+  runs: readonly RunItem[];
+  query: Pick<RunQuery, 'sort' | 'dir'>;
+  onSort: (sort: RunSort) => void;
+  selected: ReadonlySet<string>;
+  onSelect: (ids: ReadonlySet<string>) => void;
+}
+
+const th = 'px-3 py-2 font-medium';
+
+export function RunTable({ runs, query, onSort, selected, onSelect }: Props) {
+  const reopenable = runs.filter(canReopen);
+  const allSelected = reopenable.length > 0 && reopenable.every((r) => selected.has(r.id));
+  const toggle = (id: string) => {
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    onSelect(next);
+  };
+  const sortable = (key: RunSort, label: string, right = false) => (
+    <th className={`${th} ${right ? 'text-right' : ''}`} aria-sort={query.sort === key ? (query.dir === 'desc' ? 'descending' : 'ascending') : 'none'}>
+      <button type="button" className="uppercase tracking-wide hover:text-slate-900" onClick={() => onSort(key)} data-testid={`runs-sort-${key}`}>
+        {label}{query.sort === key ? (query.dir === 'desc' ? ' ↓' : ' ↑') : ''}
+      </button>
+    </th>
+  );
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            <th className="w-8 px-3 py-2">
+              <input type="checkbox" aria-label="Select every failed or stalled run on this page" checked={allSelected} disabled={reopenable.length === 0}
+                data-testid="runs-select-all" onChange={() => onSelect(allSelected ? new Set() : new Set(reopenable.map((r) => r.id)))} />
+            </th>
+            <th className={th}>Run</th>
+            <th className={th}>Mesh</th>
+            {sortable('status', 'Status')}
+            <th className={th}>Cause</th>
+            {sortable('started', 'Started')}
+            {sortable('ended', 'Ended')}
+            {sortable('duration', 'Duration', true)}
+            <th className={`${th} text-right`} title="messages published">Published</th>
+            <th className={`${th} text-right`}>Done</th>
+            <th className={`${th} text-right`} title="dead-lettered">Dead</th>
+            <th className={`${th} text-right`}>Lost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((r) => <RunRow key={r.id} run={r} selected={selected.has(r.id)} onToggle={() => toggle(r.id)} />)}
+        </tbody>
+      </table>
+    </div>
+  );
+}

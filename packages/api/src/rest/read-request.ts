@@ -1,0 +1,65 @@
+/**
+ * Reading the parts of a REST request. Anything wrong is a `BadInputError` (400 `bad_input`) whose
+ * message names the part and field, e.g. `query.wait: Too big: expected number to be <=30`.
+ */
+import type { z } from 'zod';
+import { BadInputError } from '@trellis/engine/errors';
+import type { BodySpec, FileUpload } from './contract';
+
+/** The header that names a document sent as the raw body (URL-encoded). */
+export const FILE_NAME_HEADER = 'x-file-name';
+
+/** The key of `Authorization: Bearer <key>`, if the request has one. */
+export function bearer(req: Request): string | undefined {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.get('authorization') ?? '');
+  return m?.[1];
+}
+
+/**
+ * `value` checked by `schema`; `where` (path, query, headers, body) prefixes each field's name.
+ * @throws BadInputError naming up to three fields.
+ */
+export function parsePart<S extends z.ZodType>(schema: S, value: unknown, where: string): z.output<S> {
+  const got = schema.safeParse(value);
+  if (got.success) return got.data;
+  const parts = got.error.issues.slice(0, 3).map((i) => `${[where, ...i.path.map(String)].join('.')}: ${i.message}`);
+  throw new BadInputError(parts.join('; '));
+}
+
+/** The request's body as `spec` says: JSON checked by its schema, or the uploaded document. */
+export async function readBody(req: Request, spec: BodySpec): Promise<unknown> {
+  if (spec.kind === 'file') return readUpload(req);
+  return parsePart(spec.schema, await jsonBody(req, !spec.required), 'body');
+}
+
+async function jsonBody(req: Request, optional: boolean): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === '') {
+    if (optional) return {};
+    throw new BadInputError('body: expected a JSON object');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new BadInputError('body: not valid JSON');
+  }
+}
+
+/**
+ * The uploaded document: multipart form data with a `file` field (its file name kept), or the raw
+ * body with the name in the `x-file-name` header.
+ */
+async function readUpload(req: Request): Promise<FileUpload> {
+  try {
+    if ((req.headers.get('content-type') ?? '').startsWith('multipart/form-data')) {
+      const file = (await req.formData()).get('file');
+      if (!(file instanceof Blob)) throw new Error('no file field');
+      const name = 'name' in file && typeof file.name === 'string' ? file.name : undefined;
+      return { ...(name ? { name } : {}), bytes: new Uint8Array(await file.arrayBuffer()) };
+    }
+    const name = req.headers.get(FILE_NAME_HEADER);
+    return { ...(name ? { name: decodeURIComponent(name) } : {}), bytes: new Uint8Array(await req.arrayBuffer()) };
+  } catch {
+    throw new BadInputError('send the document as the request body, or as form data with a "file" field');
+  }
+}
