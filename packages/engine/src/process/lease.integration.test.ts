@@ -16,6 +16,8 @@ import { waitForRun } from '../runs/wait-run';
 import { startOrchestrator, type RunningOrchestrator } from '../runtime/orchestrator';
 import { rows } from '../sql';
 import { HeavyLane, processBatch } from './batch';
+import { claimHeavy } from './claim';
+import { LeaseKeeper, LeaseLostError } from './lease';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -110,6 +112,26 @@ describe('one execution per live claim', () => {
     expect(end).toEqual({ status: 'done', attempts: 2 });
     // Both deliveries sent the same idempotency key, so the outside system can tell them apart from new work.
     expect(rec.seen.map((s) => s.key)).toEqual([messageId, messageId]);
+  });
+
+  it('guard() refuses to act once the lease was taken over, even before the next renewal is due', async () => {
+    const world = await worlds.open();
+    const rec = (recorder = await startRecorder());
+    const meshId = await saveOrThrow(world, httpMesh(rec, ['/x']));
+    const { runId, messageId } = await startRun(world.engine, { meshId, input: { text: 'x' } });
+    // A keeper whose renewals are far apart: only guard() can notice the takeover in time.
+    const keeper = new LeaseKeeper(world.engine.db, 300, 60_000);
+    const { claimed } = await claimHeavy(world.engine.db, [messageId], keeper.owner, 300);
+    const [mine] = claimed;
+    if (!mine) throw new Error('the message was not claimed');
+    const lease = keeper.hold(messageId, runId, mine.leaseToken, Date.now());
+    await lease.guard();
+    await sleep(400);
+    const other = await claimHeavy(world.engine.db, [messageId], 'someone-else', 60_000);
+    expect(other.claimed).toHaveLength(1);
+    await expect(lease.guard()).rejects.toBeInstanceOf(LeaseLostError);
+    expect(lease.signal.aborted).toBe(true);
+    keeper.close();
   });
 
   it('a worker paused past its lock but not its lease runs the step once', { timeout: 90_000 }, async () => {

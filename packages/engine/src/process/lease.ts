@@ -138,14 +138,20 @@ export class LeaseKeeper {
   }
 
   private async guard(held: Held): Promise<void> {
-    const reason: unknown = held.controller.signal.reason;
-    if (held.controller.signal.aborted) throw reason instanceof Error ? reason : new LeaseLostError(held.messageId);
+    const stopped = () => {
+      const why: unknown = held.controller.signal.reason;
+      return why instanceof Error ? why : new LeaseLostError(held.messageId);
+    };
+    if (held.controller.signal.aborted) throw stopped();
     // Comfortably inside the lease by the local clock: no round trip needed.
     if (Date.now() < held.validUntil - this.renewMs) return;
     await this.renewNow([held]);
-    if (held.controller.signal.aborted) {
-      const why: unknown = held.controller.signal.reason;
-      throw why instanceof Error ? why : new LeaseLostError(held.messageId);
+    if (held.controller.signal.aborted) throw stopped();
+    // The renewal could not be confirmed (the database did not answer) and the lease may have
+    // lapsed: acting now could repeat an effect another delivery makes, so do not act.
+    if (Date.now() >= held.validUntil) {
+      held.controller.abort(new LeaseLostError(held.messageId));
+      throw stopped();
     }
   }
 
