@@ -16,9 +16,10 @@ import { silentLogger } from '../src/log';
 import { createEngine, type Engine, type EngineConfig, type EngineOptions } from '../src/runtime/context';
 import { saveMesh } from '../src/meshes/save-mesh';
 import { sql } from 'drizzle-orm';
-import { afterEach } from 'vitest';
+import { afterEach, expect } from 'vitest';
 import { startInProcess, type InProcessOptions } from '../src/runtime/in-process';
 import { rows, type Queryable } from '../src/sql';
+import { queueName } from '../src/bus/queues';
 
 /** Postgres server for tests; a database is created on it per test. */
 export const PG_ADMIN_URL = process.env.TRELLIS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -254,14 +255,17 @@ export interface Exactness {
   duplicateJoins: number;
   /** Joins not fired. */
   unfiredJoins: number;
+  /** Dead-lettered messages (a `done` run must have none). */
+  dead: number;
 }
 
 /** Reads {@link Exactness} for a run straight from the tables. */
 export async function exactness(db: Queryable, runId: string): Promise<Exactness> {
-  const [m] = await rows<{ published: number; delivered: number; done: number }>(
+  const [m] = await rows<{ published: number; delivered: number; done: number; dead: number }>(
     db,
     sql`select count(*)::int as published, count(*) filter (where attempts > 0)::int as delivered,
-               count(*) filter (where status = 'done')::int as done
+               count(*) filter (where status = 'done')::int as done,
+               count(*) filter (where status = 'dead')::int as dead
           from messages where run_id = ${runId} and status <> 'filtered'`,
   );
   // A fired join publishes one output per outgoing channel, from the part that completed it; more
@@ -286,7 +290,22 @@ export async function exactness(db: Queryable, runId: string): Promise<Exactness
     notDone: published - (m?.done ?? 0),
     duplicateJoins: j?.dup ?? 0,
     unfiredJoins: j?.unfired ?? 0,
+    dead: m?.dead ?? 0,
   };
+}
+
+/**
+ * Asserts that a run ended `done` exactly, read straight from the tables: the run row says `done`,
+ * every message is done (none open, dead, lost or cancelled), no join is left unfired and none fired
+ * twice. Every test that expects `done` goes through here, so a finalizer that counts a run done
+ * too early (a dead message, an unfired join) fails them all.
+ * @returns the run's {@link Exactness}.
+ */
+export async function expectExactDone(db: Queryable, runId: string): Promise<Exactness> {
+  const [run] = await rows<{ status: string }>(db, sql`select status from runs where id = ${runId}`);
+  const ex = await exactness(db, runId);
+  expect({ status: run?.status, ...ex }).toMatchObject({ status: 'done', notDone: 0, dead: 0, duplicateJoins: 0, unfiredJoins: 0 });
+  return ex;
 }
 
 /** A private redis-server a test starts (never the shared one), on its own port and directory. */
@@ -345,4 +364,20 @@ export async function startOwnRedis(port: number, args: readonly string[] = []):
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Epoch ms of every time BullMQ handed job `jobId` (a message id) of `pool` to a worker, read from
+ * the queue's event stream (its entry ids are ms timestamps). One entry per delivery attempt.
+ */
+export async function activeEvents(prefix: string, pool: string, jobId: string, redisUrl = REDIS_URL): Promise<number[]> {
+  const redis = new Redis(redisUrl);
+  try {
+    const events = await redis.xrange(`${prefix}:${queueName(pool)}:events`, '-', '+');
+    return events
+      .filter(([, f]) => f[f.indexOf('event') + 1] === 'active' && f[f.indexOf('jobId') + 1] === jobId)
+      .map(([id]) => Number(id.split('-')[0]));
+  } finally {
+    redis.disconnect();
+  }
 }

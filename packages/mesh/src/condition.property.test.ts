@@ -177,3 +177,114 @@ describe('condition language properties', () => {
     );
   });
 });
+
+// An independent reference for the language's meaning, sharing no code with the parser or the
+// evaluator: an expression is a flat list of atoms (a comparison or a parenthesized expression)
+// joined by words, as a person writes it; `and` binds tighter than `or`, so the list is cut at each
+// `or` into runs of `and`s. Inverting the precedence, or grouping left to right, disagrees with it.
+type RefAtom =
+  | {
+      kind: 'cmp';
+      field: 'a' | 'b' | 'c';
+      op: (typeof COMPARISON_OPERATORS)[number];
+      value: number | string | boolean | null;
+    }
+  | { kind: 'group'; expr: RefExpr };
+interface RefExpr {
+  first: RefAtom;
+  rest: { word: 'and' | 'or'; atom: RefAtom }[];
+}
+
+const refLiteral = fc.oneof(
+  fc.integer({ min: -2, max: 2 }),
+  fc.constantFrom('a', 'b'),
+  fc.boolean(),
+  fc.constant(null),
+);
+const refCmp = fc.record({
+  kind: fc.constant('cmp' as const),
+  field: fc.constantFrom('a' as const, 'b' as const, 'c' as const),
+  op: fc.constantFrom(...COMPARISON_OPERATORS),
+  value: refLiteral,
+});
+const { refExpr } = fc.letrec<{ refExpr: RefExpr; refAtom: RefAtom }>((tie) => ({
+  refAtom: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    refCmp,
+    fc.record({ kind: fc.constant('group' as const), expr: tie('refExpr') }),
+  ),
+  refExpr: fc.record({
+    first: tie('refAtom'),
+    rest: fc.array(
+      fc.record({ word: fc.constantFrom('and' as const, 'or' as const), atom: tie('refAtom') }),
+      { maxLength: 4 },
+    ),
+  }),
+}));
+const refPayload = fc.record(
+  {
+    a: fc.oneof(
+      fc.integer({ min: -2, max: 2 }),
+      fc.constantFrom('a', 'b'),
+      fc.boolean(),
+      fc.constant(null),
+    ),
+    b: fc.oneof(fc.integer({ min: -2, max: 2 }), fc.constantFrom('a', 'b'), fc.boolean()),
+    c: fc.integer({ min: -2, max: 2 }),
+  },
+  { requiredKeys: [] },
+);
+
+function refSource(e: RefExpr): string {
+  const atom = (a: RefAtom): string => {
+    if (a.kind === 'group') return `(${refSource(a.expr)})`;
+    const v = typeof a.value === 'string' ? `'${a.value}'` : String(a.value);
+    return `${a.field} ${a.op} ${v}`;
+  };
+  return [atom(e.first), ...e.rest.map((r) => `${r.word} ${atom(r.atom)}`)].join(' ');
+}
+
+function refCompare(actual: unknown, op: string, literal: unknown): boolean {
+  if (op === '==') return actual === literal;
+  if (op === '!=') return actual !== literal;
+  const bothNumbers = typeof actual === 'number' && typeof literal === 'number';
+  const bothStrings = typeof actual === 'string' && typeof literal === 'string';
+  if (!bothNumbers && !bothStrings) return false;
+  const [x, y] = [actual, literal];
+  return op === '<' ? x < y : op === '<=' ? x <= y : op === '>' ? x > y : x >= y;
+}
+
+function refEvaluate(e: RefExpr, data: Record<string, unknown>): boolean {
+  const atom = (a: RefAtom): boolean =>
+    a.kind === 'group'
+      ? refEvaluate(a.expr, data)
+      : refCompare(a.field in data ? data[a.field] : null, a.op, a.value);
+  // Runs of `and`, cut at each `or`; the expression holds when any run holds entirely.
+  const runs: boolean[][] = [[atom(e.first)]];
+  for (const { word, atom: next } of e.rest) {
+    if (word === 'or') runs.push([]);
+    runs[runs.length - 1]?.push(atom(next));
+  }
+  return runs.some((run) => run.every(Boolean));
+}
+
+describe('condition language meaning, against an independent reference', () => {
+  it('evaluates random and/or expressions as the reference does (and binds tighter than or)', () => {
+    fc.assert(
+      fc.property(refExpr, refPayload, (expr, data) => {
+        const source = refSource(expr);
+        expect(evaluateCondition(parseCondition(source), data), source).toBe(
+          refEvaluate(expr, data),
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('tells the precedence apart on the plainest case', () => {
+    // false and false or true: (false and false) or true = true; inverted, false and (false or true) = false.
+    expect(evaluateCondition(parseCondition('c == 9 and c == 9 or c == 0'), { c: 0 })).toBe(true);
+    // true or true and false: true or (true and false) = true; left to right, (true or true) and false = false.
+    expect(evaluateCondition(parseCondition('c == 0 or c == 0 and c == 9'), { c: 0 })).toBe(true);
+  });
+});

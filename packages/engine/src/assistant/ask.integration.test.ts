@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveOrThrow, useWorlds, WORD_SPLIT, type TestWorld } from '../../test/harness';
+import { saveOrThrow, useWorlds, WORD_SPLIT, type TestWorld, expectExactDone } from '../../test/harness';
 import { saveMesh } from '../meshes/save-mesh';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -30,99 +30,114 @@ function numbersIn(answer: string): number[] {
 
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 
-/** Seeds runs, messages and approvals by hand: three meshes' worth of failures today, one older. */
-async function seed(w: TestWorld): Promise<void> {
-  const run = (id: string, mesh: string, status: string, cause: string | null, member: string | null, age = '0 seconds') =>
-    sql`insert into runs (id, mesh_id, mesh_name, mesh_version, status, cause, cause_member, cause_message, input, started_at, ended_at, moved_at)
-        values (${id}, ${`m-${mesh}`}, ${mesh}, 1, ${status}, ${cause}, ${member}, ${cause ? `The step at ${member ?? 'the mesh'} went wrong.` : null}, '{}'::jsonb,
-                now() - ${age}::interval, case when ${status} in ('failed', 'done') then now() - ${age}::interval end, now() - ${age}::interval)`;
-  const ids = (n: number, p: string) => Array.from({ length: n }, (_, i) => `0000000${i}-0000-7000-8000-${p.padStart(12, '0')}`);
-  for (const id of ids(3, 'a1')) await w.engine.db.execute(run(id, 'claims', 'failed', 'step_code_failed', 'classify'));
-  for (const id of ids(1, 'a2')) await w.engine.db.execute(run(id, 'claims', 'failed', 'timed_out', 'records'));
-  for (const id of ids(2, 'b1')) await w.engine.db.execute(run(id, 'word-split', 'failed', 'message_lost', 'words'));
-  for (const id of ids(2, 'c1')) await w.engine.db.execute(run(id, 'invoices', 'stalled', 'stalled', null));
-  for (const id of ids(4, 'd1')) await w.engine.db.execute(run(id, 'claims', 'failed', 'rate_limited', 'classify', '3 days'));
-  for (const id of ids(5, 'e1')) await w.engine.db.execute(run(id, 'claims', 'done', null, null));
-  const msg = (id: string, runId: string, member: string, status: string, error: string | null) =>
-    sql`insert into messages (id, run_id, member, payload, status, attempts, error, finished_at)
-        values (${id.padEnd(64, '0')}, ${runId}, ${member}, '{}'::jsonb, ${status}, 3, ${error}, now())`;
-  const [claimsRun] = ids(3, 'a1');
-  await w.engine.db.execute(msg('aa01', claimsRun ?? '', 'classify', 'dead', 'the model answered with text that is not JSON'));
-  await w.engine.db.execute(msg('aa02', claimsRun ?? '', 'classify', 'dead', 'the model answered with text that is not JSON'));
-  await w.engine.db.execute(msg('aa03', claimsRun ?? '', 'intake', 'done', null));
-  const [ws1, ws2] = ids(2, 'b1');
-  await w.engine.db.execute(msg('bb01', ws1 ?? '', 'words', 'lost', 'its job kept disappearing from the queue'));
-  await w.engine.db.execute(msg('bb02', ws1 ?? '', 'words', 'lost', 'its job kept disappearing from the queue'));
-  await w.engine.db.execute(msg('bb03', ws2 ?? '', 'words', 'lost', 'its job kept disappearing from the queue'));
-  await w.engine.db.execute(msg('cc01', ids(2, 'c1')[0] ?? '', 'fetch', 'pending', null));
-  const approval = (id: string, status: string) =>
-    sql`insert into approvals (id, run_id, mesh_id, mesh_name, member, children, status) values (${id}, ${claimsRun ?? ''}, 'm-claims', 'claims', 'review', '[]'::jsonb, ${status})`;
-  await w.engine.db.execute(approval('ap1', 'pending'));
-  await w.engine.db.execute(approval('ap2', 'pending'));
-  await w.engine.db.execute(approval('ap3', 'approved'));
+/** One group of seeded runs: `n` runs of `mesh` with this status and cause, ended `daysAgo` days ago. */
+interface SeededRuns {
+  tag: string;
+  mesh: string;
+  status: 'failed' | 'stalled' | 'done';
+  cause: string | null;
+  member: string | null;
+  n: number;
+  daysAgo: number;
 }
 
-const TODAY = sql`date_trunc('day', now() at time zone 'UTC') at time zone 'UTC'`;
+/** The seeded facts, from which every expected figure below is computed (never from SQL). */
+const RUNS: readonly SeededRuns[] = [
+  { tag: 'a1', mesh: 'claims', status: 'failed', cause: 'step_code_failed', member: 'classify', n: 3, daysAgo: 0 },
+  { tag: 'a2', mesh: 'claims', status: 'failed', cause: 'timed_out', member: 'records', n: 1, daysAgo: 0 },
+  { tag: 'b1', mesh: 'word-split', status: 'failed', cause: 'message_lost', member: 'words', n: 2, daysAgo: 0 },
+  { tag: 'c1', mesh: 'invoices', status: 'stalled', cause: 'stalled', member: null, n: 2, daysAgo: 0 },
+  { tag: 'd1', mesh: 'claims', status: 'failed', cause: 'rate_limited', member: 'classify', n: 4, daysAgo: 3 },
+  { tag: 'e1', mesh: 'claims', status: 'done', cause: null, member: null, n: 5, daysAgo: 0 },
+];
+const runIds = (tag: string, n = RUNS.find((r) => r.tag === tag)?.n ?? 0) =>
+  Array.from({ length: n }, (_, i) => `0000000${i}-0000-7000-8000-${tag.padStart(12, '0')}`);
+const [CLAIMS_RUN = '', WS1 = '', WS2 = ''] = [runIds('a1')[0], ...runIds('b1')];
+const [STALLED_1 = ''] = runIds('c1');
+/** Messages: [id, run, member, status, error]; each has 3 attempts. */
+const MESSAGES: readonly [string, string, string, string, string | null][] = [
+  ['aa01', CLAIMS_RUN, 'classify', 'dead', 'the model answered with text that is not JSON'],
+  ['aa02', CLAIMS_RUN, 'classify', 'dead', 'the model answered with text that is not JSON'],
+  ['aa03', CLAIMS_RUN, 'intake', 'done', null],
+  ['bb01', WS1, 'words', 'lost', 'its job kept disappearing from the queue'],
+  ['bb02', WS1, 'words', 'lost', 'its job kept disappearing from the queue'],
+  ['bb03', WS2, 'words', 'lost', 'its job kept disappearing from the queue'],
+  ['cc01', STALLED_1, 'fetch', 'pending', null],
+];
+const ATTEMPTS = 3;
+const APPROVALS: readonly [string, string][] = [['ap1', 'pending'], ['ap2', 'pending'], ['ap3', 'approved']];
+
+/** Seeds {@link RUNS}, {@link MESSAGES} and {@link APPROVALS} by hand. */
+async function seed(w: TestWorld): Promise<void> {
+  for (const g of RUNS) {
+    const age = `${g.daysAgo} days`;
+    for (const id of runIds(g.tag)) {
+      await w.engine.db.execute(
+        sql`insert into runs (id, mesh_id, mesh_name, mesh_version, status, cause, cause_member, cause_message, input, started_at, ended_at, moved_at)
+            values (${id}, ${`m-${g.mesh}`}, ${g.mesh}, 1, ${g.status}, ${g.cause}, ${g.member}, ${g.cause ? `The step at ${g.member ?? 'the mesh'} went wrong.` : null}, '{}'::jsonb,
+                    now() - ${age}::interval, case when ${g.status} in ('failed', 'done') then now() - ${age}::interval end, now() - ${age}::interval)`,
+      );
+    }
+  }
+  for (const [id, runId, member, status, error] of MESSAGES) {
+    await w.engine.db.execute(
+      sql`insert into messages (id, run_id, member, payload, status, attempts, error, finished_at)
+          values (${id.padEnd(64, '0')}, ${runId}, ${member}, '{}'::jsonb, ${status}, ${ATTEMPTS}, ${error}, now())`,
+    );
+  }
+  for (const [id, status] of APPROVALS) {
+    await w.engine.db.execute(
+      sql`insert into approvals (id, run_id, mesh_id, mesh_name, member, children, status) values (${id}, ${CLAIMS_RUN}, 'm-claims', 'claims', 'review', '[]'::jsonb, ${status})`,
+    );
+  }
+}
+
+const broken = (g: SeededRuns) => g.status === 'failed' || g.status === 'stalled';
+const messagesOf = (runId: string, status: string) => MESSAGES.filter((m) => m[1] === runId && m[3] === status).length;
 
 describe('the assistant without a model (intent matcher)', () => {
   it('answers what broke today, why a run failed, stalled, lost and approvals with numbers from the database', async () => {
     const world = await worlds.open();
     await seed(world);
-    const db = world.engine.db;
 
     const broke = await ask(world.engine, { question: 'What broke today?', userId: 'u1' });
     expect(broke).toMatchObject({ via: 'matcher', intent: 'failures' });
-    const groups = await rows<{ mesh_name: string; cause: string; n: number }>(
-      db,
-      sql`select mesh_name, coalesce(cause, status) as cause, count(*)::int as n from runs
-           where status in ('failed', 'stalled') and coalesce(ended_at, moved_at) >= ${TODAY}
-           group by 1, 2`,
-    );
-    const total = groups.reduce((n, g) => n + g.n, 0);
-    const meshes = new Set(groups.map((g) => g.mesh_name)).size;
-    expect(total).toBe(8);
+    const today = RUNS.filter((g) => broken(g) && g.daysAgo === 0);
+    const total = today.reduce((n, g) => n + g.n, 0);
+    const meshes = new Set(today.map((g) => g.mesh)).size;
+    expect([total, meshes]).toEqual([8, 3]);
     expect(broke.answer.split('\n')[0]).toBe(`${total} runs failed or stalled today (UTC), in ${meshes} meshes:`);
-    for (const g of groups) expect(broke.answer).toContain(`- ${g.mesh_name}: ${g.n} run${g.n === 1 ? '' : 's'} ${g.cause}`);
-    expect(sorted(numbersIn(broke.answer))).toEqual(sorted([total, meshes, ...groups.map((g) => g.n)]));
+    for (const g of today) expect(broke.answer).toContain(`- ${g.mesh}: ${g.n} run${g.n === 1 ? '' : 's'} ${g.cause}`);
+    expect(sorted(numbersIn(broke.answer))).toEqual(sorted([total, meshes, ...today.map((g) => g.n)]));
 
     const week = await ask(world.engine, { question: 'which meshes failed this week and why?', userId: 'u1' });
-    const [weekTotal] = await rows<{ n: number }>(db, sql`select count(*)::int as n from runs where status in ('failed', 'stalled')`);
-    expect(week.answer.split('\n')[0]).toContain(`${weekTotal?.n} runs failed or stalled in the last 7 days`);
+    const weekTotal = RUNS.filter((g) => broken(g) && g.daysAgo < 7).reduce((n, g) => n + g.n, 0);
+    expect(week.answer.split('\n')[0]).toContain(`${weekTotal} runs failed or stalled in the last 7 days`);
 
-    const runId = '00000000-0000-7000-8000-0000000000a1';
-    const why = await ask(world.engine, { question: `Why did run ${runId} fail?`, userId: 'u1' });
-    const [counts] = await rows<{ dead: number; lost: number; attempts: number }>(
-      db,
-      sql`select count(*) filter (where status = 'dead')::int as dead, count(*) filter (where status = 'lost')::int as lost,
-                 max(attempts)::int as attempts from messages where run_id = ${runId}`,
-    );
-    expect(why.answer).toContain(`Run ${runId} (claims v1) failed with cause step_code_failed at member classify.`);
-    expect(why.answer).toContain(`It has ${counts?.dead} dead-lettered messages and ${counts?.lost} lost messages.`);
+    const why = await ask(world.engine, { question: `Why did run ${CLAIMS_RUN} fail?`, userId: 'u1' });
+    const [dead, lost] = [messagesOf(CLAIMS_RUN, 'dead'), messagesOf(CLAIMS_RUN, 'lost')];
+    expect(why.answer).toContain(`Run ${CLAIMS_RUN} (claims v1) failed with cause step_code_failed at member classify.`);
+    expect(why.answer).toContain(`It has ${dead} dead-lettered messages and ${lost} lost messages.`);
     // Numbers: the version (1), dead, lost, and each broken message's attempts.
-    expect(sorted(numbersIn(why.answer))).toEqual(sorted([1, counts?.dead ?? -1, counts?.lost ?? -1, counts?.attempts ?? -1, counts?.attempts ?? -1]));
+    expect(sorted(numbersIn(why.answer))).toEqual(sorted([1, dead, lost, ...Array.from({ length: dead + lost }, () => ATTEMPTS)]));
 
     const stalled = await ask(world.engine, { question: 'Is anything stuck?', userId: 'u1' });
-    const open = await rows<{ id: string; n: number }>(
-      db,
-      sql`select r.id, (select count(*)::int from messages m where m.run_id = r.id and m.status in ('pending','running','parked')) as n
-            from runs r where r.status = 'stalled'`,
-    );
-    expect(stalled.answer.split('\n')[0]).toBe(`${open.length} runs are stalled:`);
-    for (const r of open) expect(stalled.answer).toContain(`- ${r.id} (invoices): quiet since`);
-    expect(sorted(numbersIn(stalled.answer))).toEqual(sorted([open.length, ...open.map((r) => r.n)]));
+    const stalledIds = RUNS.filter((g) => g.status === 'stalled').flatMap((g) => runIds(g.tag));
+    const openOf = (id: string) => MESSAGES.filter((m) => m[1] === id && ['pending', 'running', 'parked'].includes(m[3])).length;
+    expect(stalled.answer.split('\n')[0]).toBe(`${stalledIds.length} runs are stalled:`);
+    for (const id of stalledIds) expect(stalled.answer).toContain(`- ${id} (invoices): quiet since`);
+    expect(sorted(numbersIn(stalled.answer))).toEqual(sorted([stalledIds.length, ...stalledIds.map(openOf)]));
 
-    const lost = await ask(world.engine, { question: 'Were any messages lost?', userId: 'u1' });
-    const [l] = await rows<{ messages: number; runs: number }>(
-      db,
-      sql`select count(*)::int as messages, count(distinct run_id)::int as runs from messages where status = 'lost'`,
-    );
-    expect(lost.answer).toBe(`${l?.messages} messages were lost today (UTC):\n- word-split at words: ${l?.messages} messages in ${l?.runs} runs`);
+    const lostAnswer = await ask(world.engine, { question: 'Were any messages lost?', userId: 'u1' });
+    const lostMessages = MESSAGES.filter((m) => m[3] === 'lost');
+    const lostRuns = new Set(lostMessages.map((m) => m[1])).size;
+    expect(lostAnswer.answer).toBe(`${lostMessages.length} messages were lost today (UTC):\n- word-split at words: ${lostMessages.length} messages in ${lostRuns} runs`);
 
     const approvals = await ask(world.engine, { question: 'What is waiting for approval?', userId: 'u1' });
-    const [a] = await rows<{ n: number }>(db, sql`select count(*)::int as n from approvals where status = 'pending'`);
-    expect(approvals.answer.split('\n')[0]).toBe(`${a?.n} approval requests are waiting:`);
-    expect(approvals.answer).toContain(`- claims at review: ${a?.n} requests`);
-    expect(sorted(numbersIn(approvals.answer))).toEqual([a?.n ?? -1, a?.n ?? -1]);
+    const waiting = APPROVALS.filter(([, status]) => status === 'pending').length;
+    expect(approvals.answer.split('\n')[0]).toBe(`${waiting} approval requests are waiting:`);
+    expect(approvals.answer).toContain(`- claims at review: ${waiting} requests`);
+    expect(sorted(numbersIn(approvals.answer))).toEqual([waiting, waiting]);
 
     expect((await ask(world.engine, { question: 'hello there', userId: 'u1' })).intent).toBe('help');
   });
@@ -130,7 +145,7 @@ describe('the assistant without a model (intent matcher)', () => {
   it('finds a run by a shortened id (prefix, or prefix…suffix as run lists show it) and asks back when several match', async () => {
     const world = await worlds.open();
     await seed(world);
-    const runId = '00000000-0000-7000-8000-0000000000a1';
+    const runId = CLAIMS_RUN;
     const short = await ask(world.engine, { question: 'why did run 00000000…00a1 fail?', userId: 'u1' });
     expect(short.intent).toBe('why');
     expect(short.answer).toContain(`Run ${runId} (claims v1) failed with cause step_code_failed at member classify.`);
@@ -141,7 +156,7 @@ describe('the assistant without a model (intent matcher)', () => {
 
     // 00000003 starts two runs (d1 and e1): both are named, nothing is guessed.
     const two = await ask(world.engine, { question: 'why did run 00000003 fail?', userId: 'u1' });
-    const matching = await rows<{ id: string }>(world.engine.db, sql`select id from runs where id like '00000003%'`);
+    const matching = RUNS.flatMap((g) => runIds(g.tag)).filter((id) => id.startsWith('00000003')).map((id) => ({ id }));
     expect(matching).toHaveLength(2);
     expect(two.intent).toBe('why');
     expect(two.answer.split('\n')[0]).toBe('2 runs match 00000003; which one do you mean? Give more of its id:');
@@ -204,7 +219,7 @@ describe('re-open through the assistant', () => {
     const yes = await ask(engine, { question: 'Yes', confirmToken: token, userId: 'u1' });
     expect(yes.answer).toBe(`Re-opened 1 run: ${runId} (attempt 2, v2).`);
     const view = await waitForRun(engine.db, runId, { timeoutMs: 30_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(engine.db, view.id);
     expect((view.output as { text: string }).text).toBe('one two\nthree');
   });
 });
@@ -259,6 +274,7 @@ describe('the assistant with a model (tool calls)', () => {
 
     const yes = await ask(world.engine, { question: 'yes', confirmToken: proposal.proposal?.token ?? '', userId: 'u1' }, model);
     expect(yes.answer).toContain('Re-opened 1 run');
-    expect((await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 })).status).toBe('done');
+    await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
+    await expectExactDone(world.engine.db, runId);
   });
 });

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpStepSchema } from '@trellis/mesh/schema';
-import { PG_ADMIN_URL, saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
+import { PG_ADMIN_URL, saveOrThrow, useWorlds, type TestWorld, expectExactDone } from '../../test/harness';
 import { startFakeOpenAI, type FakeOpenAI } from '../agents/test/fake-openai';
 import { MeshInvalidError, StepError } from '../errors';
 import { agentRunner } from '../runtime/agent-runner';
@@ -79,7 +79,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
   it('runs a code step outside the commit transaction and maps a throw to step_code_failed', async () => {
     const w = await open();
     const ok = await run(w, mesh([{ type: 'map', fields: { n: 'n' } }, { type: 'code', source: 'return { doubled: payload.n * 2 }' }]), { n: 21 });
-    expect(ok.status).toBe('done');
+    await expectExactDone(w.engine.db, ok.id);
     expect(ok.output).toEqual({ doubled: 42 });
     // Claimed (`running`, started_at) in one transaction, completed in a later one: a light member
     // gets both stamps from the same transaction, so they would be equal.
@@ -119,7 +119,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
       ]),
       { id: 'C-2', amount: 340 },
     );
-    expect(written.status).toBe('done');
+    await expectExactDone(w.engine.db, written.id);
     expect(written.output).toEqual({ id: 'C-2', amount: 340, inserted: [{ id: 'C-2' }], found: [{ id: 'C-2', amount: 340 }] });
     expect(await rows(w.handle.db, sql`select id, amount from claims`)).toEqual([{ id: 'C-2', amount: 340 }]);
 
@@ -145,7 +145,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
       ]),
       { claim: { id: 'C 7/9' }, name: 'Ana & Bo' },
     );
-    expect(ok.status).toBe('done');
+    await expectExactDone(w.engine.db, ok.id);
     const got = seen[before];
     expect(got?.url).toBe('/claims/C%207%2F9?who=Ana%20%26%20Bo');
     expect(got?.auth).toBe('Bearer s3cret');
@@ -192,7 +192,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
     );
     const { runId, messageId } = await startRun(w.engine, { meshId, input: { payload: { text: 'hi' } } });
     const view = await waitForRun(w.engine.db, runId, { timeoutMs: 60_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(w.engine.db, view.id);
     // The first effect carries the message id itself (the IETF Idempotency-Key draft's header); each later one its step.
     expect(seen.find((x) => x.url === '/keyed')?.key).toBe(messageId);
     expect(view.output).toMatchObject({ sql: [{ key: `${messageId}/1/0`, text: 'hi' }], code: `${messageId}/2/0`, message: messageId });
@@ -207,7 +207,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
       mesh([{ type: 'agent', model: 'structured', instructions: 'Classify the file.', provider: { baseUrl: fake.baseUrl }, outputSchema, output: 'merge' }]),
       { file: 'bill.pdf' },
     );
-    expect(view.status).toBe('done');
+    await expectExactDone(w.engine.db, view.id);
     expect(view.output).toEqual({ file: 'bill.pdf', kind: 'invoice', confidence: 0.8 });
     const asked = fake.requests.find((r) => r.model === 'structured');
     expect(JSON.stringify(asked?.body.messages)).toContain('bill.pdf');

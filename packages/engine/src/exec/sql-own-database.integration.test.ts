@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { saveOrThrow, type TestWorld, useWorlds } from '../../test/harness';
+import { saveOrThrow, type TestWorld, useWorlds, expectExactDone } from '../../test/harness';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -40,7 +40,7 @@ describe.each(['pglite', 'postgres'] as const)('SQL steps on the trellis connect
     expect(await rows(w.engine.db, sql`select to_regclass('ledger') as t`)).toEqual([{ t: null }]);
 
     const created = await run(w, mesh([{ type: 'sql', connection: 'trellis', write: true, query: create, into: 'created' }]), {});
-    expect(created.status).toBe('done');
+    await expectExactDone(w.engine.db, created.id);
 
     const refused = await run(w, mesh([{ type: 'sql', connection: 'trellis', query: INSERT, params: ['id', 'entry'] }]), { id: 'L-1', entry: { amount: 120 } });
     expect(refused.status).toBe('failed');

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { saveOrThrow, useWorlds } from '../../test/harness';
+import { saveOrThrow, useWorlds, expectExactDone } from '../../test/harness';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { rows } from '../sql';
@@ -79,7 +79,7 @@ describe('nested meshes', () => {
     try {
       const { runId } = await startRun(world.engine, { meshId: parentId, input: { payload: { sentence: 'two words' } } });
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 20_000 });
-      expect(view.status).toBe('done');
+      await expectExactDone(world.engine.db, view.id);
       expect(view.output).toEqual({ words: [{ text: 'two ', agent: 'tag' }, { text: 'words', agent: 'tag' }] });
       const [child] = await rows<{ id: string; status: string; parent_message_id: string; input: unknown; mesh_name: string }>(
         world.engine.db,
@@ -109,7 +109,7 @@ describe('nested meshes', () => {
     try {
       const { runId } = await startRun(world.engine, { meshId: parentId, input: { payload: { sentence: 'a b c' } } });
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 20_000 });
-      expect(view.status).toBe('done');
+      await expectExactDone(world.engine.db, view.id);
       expect(view.output).toEqual({ words: ['a ', 'b ', 'c'].map((text) => ({ text, agent: 'tag' })) });
     } finally {
       await runtime.close();
@@ -140,7 +140,7 @@ describe('nested meshes', () => {
       await saveOrThrow(world, { ...BROKEN_CHILD, members: [{ id: 'cut', kind: 'workflow', head: true, steps: [{ type: 'split', by: 'word', field: 'text' }] }] });
       await reopenRun(world.engine, { runId, version: 'pinned' });
       const again = await waitForRun(world.engine.db, runId, { timeoutMs: 20_000 });
-      expect(again.status).toBe('done');
+      await expectExactDone(world.engine.db, again.id);
       const children = await rows<{ id: string; status: string; parent_message_id: string | null }>(
         world.engine.db,
         sql`select id, status, parent_message_id from runs where parent_run_id = ${runId} order by id`,
@@ -167,7 +167,7 @@ describe('nested meshes', () => {
       // One level less fits: the payload comes back up through every parent.
       const fits = await startRun(world.engine, { meshName: 'level1', input: { payload: { deep: true } } });
       const ok = await waitForRun(world.engine.db, fits.runId, { timeoutMs: 30_000 });
-      expect(ok.status).toBe('done');
+      await expectExactDone(world.engine.db, ok.id);
       expect(ok.output).toEqual({ deep: true });
     } finally {
       await runtime.close();

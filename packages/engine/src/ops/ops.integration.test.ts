@@ -1,7 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { REDIS_URL, saveOrThrow, type TestWorld, useWorlds } from '../../test/harness';
+import { REDIS_URL, saveOrThrow, type TestWorld, useWorlds, expectExactDone } from '../../test/harness';
+import { until } from '../../test/recorder';
+import { failRun } from '../runs/finalize';
+import { ActionNotFoundError, ActionRefusedError } from './errors';
 import { decideApproval } from '../approvals/decide';
 import { eventsChannel, type EngineEvent } from '../events/outbox';
 import { pumpEvents } from '../events/pump';
@@ -55,6 +58,8 @@ async function waitFor<T>(probe: () => T | undefined | Promise<T | undefined>, t
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+const STALL_MS = 200;
 
 describe('ops: action items, approvals, feed, runs search, events', () => {
   const worlds = useWorlds();
@@ -110,7 +115,8 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
   });
 
   it('an approval parks the output with no worker waiting; approving continues the run to done with the parked output', async () => {
-    const w = await worlds.open();
+    // A stall limit of 200 ms checked every 50 ms: parked work must stay `running` across many checks.
+    const w = await worlds.open({ stallAfterMs: STALL_MS, tickMs: 50 });
     await addUser(w, 'u2', 'Bo Reviewer');
     const meshId = await saveOrThrow(w, REVIEWED);
     worlds.start(w, { pools: ['default'] });
@@ -120,14 +126,20 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
     expect(item.approval?.preview).toEqual([{ text: 'keep me' }]);
     const parked = await rows<{ member: string; status: string }>(w.engine.db, sql`select member, status from messages where run_id = ${runId} order by depth`);
     expect(parked).toEqual([{ member: 'head', status: 'done' }, { member: 'review', status: 'parked' }]);
-    // Parked work is not a stall, and the run does not end while its output waits.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Parked work is not a stall, and the run does not end while its output waits: once nothing has
+    // moved for four stall limits (read from the database clock), the orchestrator has checked
+    // several times, and a check made here flags nothing either.
+    await until(async () => {
+      const [age] = await rows<{ ms: number }>(w.engine.db, sql`select (extract(epoch from now() - moved_at) * 1000)::float8 as ms from runs where id = ${runId}`);
+      return (age?.ms ?? 0) > 4 * STALL_MS ? true : undefined;
+    }, 'the parked run to sit still for four stall limits');
+    expect(await detectStalls(w.engine)).toEqual([]);
     expect((await waitForRun(w.engine.db, runId, { timeoutMs: 10 })).status).toBe('running');
 
     const decided = await decideApproval(w.engine, { approvalId: must(item.approval).id, decision: 'approve', userId: 'u2', comment: 'looks right' });
     expect(decided).toMatchObject({ runId, status: 'approved', published: 1 });
     const view = await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(w.engine.db, view.id);
     expect(view.output).toEqual({ text: 'keep me' });
     const [rec] = await rows<{ decided_by: string; status: string; decided_at: Date | null }>(w.engine.db, sql`select decided_by, status, decided_at from approvals`);
     expect(rec?.decided_by).toBe('u2');
@@ -135,6 +147,27 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
     await expect(decideApproval(w.engine, { approvalId: must(item.approval).id, decision: 'approve', userId: 'u2' })).rejects.toThrow(/already approved/);
     const [resolved] = await listActionItems(w.engine.db, { state: 'resolved', kind: 'approval' });
     expect(resolved?.history.map((h) => [h.action, h.actorName])).toEqual([['opened', null], ['approved', 'Bo Reviewer']]);
+  });
+
+  it('refuses a decision by an unknown user, and an approval on a run that has ended; the parked output stays unpublished', async () => {
+    const w = await worlds.open();
+    await addUser(w, 'u6', 'Fay Approver');
+    const meshId = await saveOrThrow(w, REVIEWED);
+    worlds.start(w, { pools: ['default'] });
+    const { runId } = await startRun(w.engine, { meshId, input: { text: 'late' } });
+    const item = await waitFor(async () => (await listActionItems(w.engine.db, { kind: 'approval' }))[0]);
+    const approvalId = must(item.approval).id;
+    const unknown = decideApproval(w.engine, { approvalId, decision: 'approve', userId: 'nobody' });
+    await expect(unknown).rejects.toBeInstanceOf(ActionNotFoundError);
+    await expect(unknown).rejects.toThrow(/user nobody/);
+    expect(await failRun(w.engine.db, runId, { cause: 'step_code_failed', member: 'head', detail: 'ended by the test' })).toBe(true);
+    const late = decideApproval(w.engine, { approvalId, decision: 'approve', userId: 'u6' });
+    await expect(late).rejects.toBeInstanceOf(ActionRefusedError);
+    await expect(late).rejects.toThrow(`run ${runId} has ended (failed); its parked output can no longer be published`);
+    const [approval] = await rows<{ status: string; decided_by: string | null }>(w.engine.db, sql`select status, decided_by from approvals`);
+    expect(approval).toEqual({ status: 'pending', decided_by: null });
+    const msgs = await rows<{ member: string; status: string }>(w.engine.db, sql`select member, status from messages where run_id = ${runId} order by depth`);
+    expect(msgs).toEqual([{ member: 'head', status: 'done' }, { member: 'review', status: 'parked' }]);
   });
 
   it('rejecting fails the run with input_rejected, naming the member, the person and the comment', async () => {
@@ -183,7 +216,7 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
 
     await decideApproval(w.engine, { approvalId: must(again.approval).id, decision: 'approve', userId: 'u4' });
     const view = await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(w.engine.db, view.id);
     expect(view.output).toEqual({ text: 'again' });
     const [resolved] = await listActionItems(w.engine.db, { state: 'resolved', kind: 'approval' });
     expect(resolved?.history.map((h) => [h.action, h.actorName])).toEqual([
@@ -207,7 +240,8 @@ describe('ops: action items, approvals, feed, runs search, events', () => {
     expect((await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 })).status).toBe('failed');
     expect((await saveMesh(w.engine.db, { meshId, definition: gated('text'), baseVersion: 1 })).ok).toBe(true);
     await reopenRun(w.engine, { runId, version: 'latest' });
-    expect((await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 })).status).toBe('done');
+    await waitForRun(w.engine.db, runId, { timeoutMs: 30_000 });
+    await expectExactDone(w.engine.db, runId);
     const approvals = await rows<{ status: string; decided_by: string }>(w.engine.db, sql`select status, decided_by from approvals`);
     expect(approvals).toEqual([{ status: 'approved', decided_by: 'u5' }]);
     expect(await listActionItems(w.engine.db, { kind: 'approval' })).toEqual([]);

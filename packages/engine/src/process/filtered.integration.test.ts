@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { exactness, saveOrThrow, useWorlds } from '../../test/harness';
+import { exactness, saveOrThrow, useWorlds, expectExactDone } from '../../test/harness';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -64,7 +64,7 @@ describe('joins account for parts that routing drops', () => {
     worlds.start(world);
     const { runId } = await startRun(world.engine, { meshId, input: { text: 'a b c ' } });
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     expect(view.output).toEqual({ text: 'a c ' });
     expect(view.counts.filtered).toBe(1);
     expect(view.counts.published).toBe(view.counts.done);
@@ -87,7 +87,7 @@ describe('joins account for parts that routing drops', () => {
     worlds.start(world);
     const { runId } = await startRun(world.engine, { meshId, input: { text: 'b b ' } });
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     expect(view.output).toEqual({ text: '' });
     expect(view.counts.filtered).toBe(2);
     expect(view.memberCounts.after?.done).toBe(1);
@@ -99,7 +99,7 @@ describe('joins account for parts that routing drops', () => {
     worlds.start(world);
     const { runId } = await startRun(world.engine, { meshId, input: { text: 'a b e d ' } });
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     const outputs = await rows<{ output: unknown }>(world.engine.db, sql`select output from messages where run_id = ${runId} and output is not null order by output->>'text'`);
     expect(outputs.map((o) => o.output)).toEqual([{ text: 'a e ' }, { text: 'b d ' }]);
     const joins = await rows<{ member: string; received: number; skipped: number }>(
@@ -119,7 +119,7 @@ describe('joins account for parts that routing drops', () => {
     worlds.start(world);
     const { runId } = await startRun(world.engine, { meshId, input: { text: 'one\ntwo\n\fdrop\n' } });
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     // Page two had only the dropped line: its line join fired empty, and that empty text was filtered too.
     expect(view.output).toEqual({ text: 'one\ntwo\n\f' });
     expect((await exactness(world.engine.db, runId)).unfiredJoins).toBe(0);

@@ -4,7 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
+import { WORD_SPLIT, activeEvents, expectExactDone, saveOrThrow, useWorlds } from '../../test/harness';
 import type { Route } from '../exec/plan';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -21,37 +21,45 @@ describe('publish guards', () => {
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     worlds.start(world, { pools: ['default'], concurrency: 200 });
     const { runId } = await startRun(world.engine, { meshId, input: { text } });
-    return waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
+    return { view: await waitForRun(world.engine.db, runId, { timeoutMs: 60_000 }), world };
   }
 
   // word-split's deepest publisher is join-lines at depth 4, publishing at depth 5.
   it('lets a 2,000-wide fan-out through at exactly the depth limit', async () => {
-    const view = await wordSplit({ maxDepth: 5 }, WIDE);
-    expect(view.status).toBe('done');
+    const { view, world } = await wordSplit({ maxDepth: 5 }, WIDE);
+    await expectExactDone(world.engine.db, view.id);
     expect(view.output).toEqual({ text: WIDE });
     expect(view.memberCounts['join-words']?.done).toBe(2000);
   });
 
   it('fails the same run one hop past the limit with budget_spent, naming the member', async () => {
-    const view = await wordSplit({ maxDepth: 4 }, WIDE);
+    const { view } = await wordSplit({ maxDepth: 4 }, WIDE);
     expect(view).toMatchObject({ status: 'failed', cause: 'budget_spent', causeMember: 'join-lines' });
     expect(view.causeMessage).toMatch(/deeper than 4 hops/);
     expect(view.memberCounts['join-pages']?.published ?? 0).toBe(0);
   });
 
-  it('refuses a member publishing on a channel it does not own, before anything is written or enqueued', async () => {
+  // Forged routes in the compiled plan: `pages` publishing on a channel of `lines`, and on its own
+  // channel `pages->lines` but to a member that channel does not lead to.
+  it.each([
+    { forged: 'a channel of another member', route: { channel: 'lines->words', to: 'words' } },
+    { forged: 'its own channel to the wrong receiver', route: { channel: 'pages->lines', to: 'words' } },
+  ])('refuses a member publishing on $forged, before anything is written or enqueued, after one attempt', async ({ route }) => {
     const world = await worlds.open();
     const { engine } = world;
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const { runId, messageId } = await startRun(engine, { meshId, input: { text: 'a b\nc' } });
-    // Forge a route in the compiled plan: `pages` publishing on `lines->words`, a channel of `lines`.
     const [plan] = [...engine.plans.values()];
     if (!plan) throw new Error('startRun compiled no plan');
-    (plan.routes.get('pages') as Route[]).push({ channel: 'lines->words', to: 'words', pool: 'default', joins: [] });
+    (plan.routes.get('pages') as Route[]).push({ ...route, pool: 'default', joins: [] });
     worlds.start(world, { pools: ['default'] });
     const view = await waitForRun(engine.db, runId, { timeoutMs: 30_000 });
     expect(view).toMatchObject({ status: 'failed', cause: 'step_code_failed', causeMember: 'pages' });
-    expect(view.causeMessage).toMatch(/channel lines->words to words, which it does not own; refused before sending/);
+    expect(view.causeMessage).toContain(`channel ${route.channel} to ${route.to}, which it does not own; refused before sending`);
+    // A refusal decided by the mesh file alone is not retried: one delivery (engine default: 3 attempts).
+    expect(engine.config.attempts).toBeGreaterThan(1);
+    expect(view.causeMessage).toMatch(/\(after 1 attempt\)\.?$/);
+    expect(await activeEvents(world.prefix, 'default', messageId)).toHaveLength(1);
     // Nothing published: the head alone, dead-lettered; no child row, no job but the head's.
     expect(view.counts).toMatchObject({ published: 1, deadLettered: 1 });
     const [children] = await rows<{ n: number }>(engine.db, sql`select count(*)::int as n from messages where parent_id = ${messageId}`);

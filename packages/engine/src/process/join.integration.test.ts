@@ -54,6 +54,20 @@ describe.each(['postgres', 'pglite'] as const)('keyed join on %s', (kind) => {
     expect(await joinRow()).toMatchObject({ received: 3, fired: true });
   });
 
+  it('fires on the last part only, never one part early, whichever order the parts arrive in', async () => {
+    const db = world.engine.db;
+    for (const [round, order] of [[0, 1, 2, 3], [3, 1, 0, 2]].entries()) {
+      const split = `split-order-${round}`;
+      const parts = order.map((i) => part('r', i, 4, `${i}`, split));
+      for (const [n, p] of parts.entries()) {
+        const fired = await db.transaction((tx) => runJoins(tx, [{ msg: p, member: combine }]));
+        expect(fired.map((f) => f.key), `after part ${n + 1} of 4`).toEqual(n < 3 ? [] : [split]);
+      }
+      const [row] = await rows<{ received: number; fired: boolean }>(db, sql`select received, fired_at is not null as fired from joins where key = ${split}`);
+      expect(row).toEqual({ received: 4, fired: true });
+    }
+  });
+
   it('fires a zero-part split once with the empty set', async () => {
     const db = world.engine.db;
     const v: Claimed = { ...part('r', 0, 0, ''), void: true, payload: {} };

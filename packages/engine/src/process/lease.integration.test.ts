@@ -8,7 +8,7 @@
 import { QueueEvents } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REDIS_URL, saveOrThrow, spawnWorker, stopWorkers, useWorlds, type TestWorld, type WorkerProcess } from '../../test/harness';
+import { REDIS_URL, saveOrThrow, spawnWorker, stopWorkers, useWorlds, type TestWorld, type WorkerProcess, expectExactDone } from '../../test/harness';
 import { startRecorder, until, type Recorder } from '../../test/recorder';
 import { queueName } from '../bus/queues';
 import { startRun } from '../runs/start-run';
@@ -44,6 +44,14 @@ async function leaseHolder(world: TestWorld, messageId: string): Promise<number>
     const [m] = await rows<{ owner: string | null }>(world.engine.db, sql`select lease_owner as owner from messages where id = ${messageId}`);
     return m?.owner ? Number(m.owner.split('/')[1]) : undefined;
   }, 'a lease owner');
+}
+
+/** Resolves once the message's lease has expired by the database's clock (its holder stopped renewing). */
+async function leaseLapsed(world: TestWorld, messageId: string): Promise<void> {
+  await until(async () => {
+    const [m] = await rows<{ lapsed: boolean }>(world.engine.db, sql`select lease_until < now() as lapsed from messages where id = ${messageId}`);
+    return m?.lapsed ? true : undefined;
+  }, 'the lease to lapse', 30_000, 20);
 }
 
 describe('one execution per live claim', () => {
@@ -98,7 +106,7 @@ describe('one execution per live claim', () => {
     const firstRun = await processBatch(world.engine, [delivery], stale);
     await rec.waitFor(1);
     stale.leases.close();
-    await sleep(400);
+    await leaseLapsed(world, messageId);
     const second = await processBatch(world.engine, [delivery], new HeavyLane(world.engine));
     await rec.waitFor(2);
     const [taken] = await rows<{ token: string }>(world.engine.db, sql`select lease_token as token from messages where id = ${messageId}`);
@@ -107,7 +115,8 @@ describe('one execution per live claim', () => {
     const [mid] = await rows<{ status: string; token: string }>(world.engine.db, sql`select status, lease_token as token from messages where id = ${messageId}`);
     expect(mid).toEqual({ status: 'running', token: taken?.token });
     expect(await second.get(messageId)).toEqual({ kind: 'ack' });
-    expect((await waitForRun(world.engine.db, runId, { timeoutMs: 10_000 })).status).toBe('done');
+    await waitForRun(world.engine.db, runId, { timeoutMs: 10_000 });
+    await expectExactDone(world.engine.db, runId);
     const [end] = await rows<{ status: string; attempts: number }>(world.engine.db, sql`select status, attempts from messages where id = ${messageId}`);
     expect(end).toEqual({ status: 'done', attempts: 2 });
     // Both deliveries sent the same idempotency key, so the outside system can tell them apart from new work.
@@ -126,7 +135,7 @@ describe('one execution per live claim', () => {
     if (!mine) throw new Error('the message was not claimed');
     const lease = keeper.hold(messageId, runId, mine.leaseToken, Date.now());
     await lease.guard();
-    await sleep(400);
+    await leaseLapsed(world, messageId);
     const other = await claimHeavy(world.engine.db, [messageId], 'someone-else', 60_000);
     expect(other.claimed).toHaveLength(1);
     await expect(lease.guard()).rejects.toBeInstanceOf(LeaseLostError);
@@ -157,7 +166,7 @@ describe('one execution per live claim', () => {
     await sleep(1000);
     paused.signal('SIGCONT');
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     await sleep(500);
     expect(rec.seen.filter((s) => s.path === '/slow')).toHaveLength(1);
     const [row] = await rows<{ attempts: number }>(world.engine.db, sql`select attempts from messages where id = ${messageId}`);
@@ -185,9 +194,10 @@ describe('one execution per live claim', () => {
       return m?.status === 'done' ? true : undefined;
     }, 'the message to be done');
     frozen.signal('SIGCONT');
-    expect((await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 })).status).toBe('done');
-    // Give the thawed worker time to act if it were going to.
-    await sleep(3000);
+    await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
+    await expectExactDone(world.engine.db, runId);
+    // Once the thawed worker has seen it lost the lease (it says so), it has done all it would do.
+    await until(() => (/step stopped|lease on message/.test(frozen.stderr()) ? true : undefined), 'the thawed worker to notice its lost lease');
     expect(rec.seen.filter((s) => s.path === '/second')).toHaveLength(1);
     // Every effect of the message carried its keys: the first step's twice (same key), the second once.
     const firsts = rec.seen.filter((s) => s.path === '/first');

@@ -1,7 +1,7 @@
 // Re-open from the failed step, against real Postgres and Redis (test/harness.ts).
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { exactness, saveOrThrow, WORD_SPLIT, type TestWorld, useWorlds } from '../../test/harness';
+import { exactness, saveOrThrow, WORD_SPLIT, type TestWorld, useWorlds, expectExactDone } from '../../test/harness';
 import { saveMesh } from '../meshes/save-mesh';
 import { startInProcess } from '../runtime/in-process';
 import { startOrchestrator } from '../runtime/orchestrator';
@@ -186,7 +186,7 @@ describe('re-open from the failed step', () => {
       await new Promise((r) => setTimeout(r, 100));
       view = await waitForRun(world.engine.db, runId, { timeoutMs: 1_000 });
     }
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     expect((view.output as { text: string }).text).toBe('a b\nc');
   });
 });

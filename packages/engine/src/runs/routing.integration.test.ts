@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { saveOrThrow, useWorlds } from '../../test/harness';
+import { saveOrThrow, useWorlds, expectExactDone } from '../../test/harness';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
@@ -34,7 +34,7 @@ describe('routing', () => {
     try {
       const { runId } = await startRun(world.engine, { meshId, input: { text: 'a\nlonger line\nb' } });
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
-      expect(view.status).toBe('done');
+      await expectExactDone(world.engine.db, view.id);
       expect(view.output).toEqual({
         items: [{ line: 'a\n', by: 'tag' }, { long: 'longer line\n' }, { line: 'b', by: 'tag' }],
       });
@@ -46,7 +46,7 @@ describe('routing', () => {
       // An empty input: the void skips conditions and the agent, and the combine fires once, empty.
       const empty = await startRun(world.engine, { meshId, input: { text: '' } });
       const none = await waitForRun(world.engine.db, empty.runId, { timeoutMs: 30_000 });
-      expect(none.status).toBe('done');
+      await expectExactDone(world.engine.db, none.id);
       expect(none.output).toEqual({ items: [] });
     } finally {
       await runtime.close();

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { licensesText, WORD_SPLIT, openWorld, saveOrThrow, type TestWorld } from '../../test/harness';
+import { licensesText, WORD_SPLIT, openWorld, saveOrThrow, type TestWorld, expectExactDone } from '../../test/harness';
 import { startInProcess } from '../runtime/in-process';
 import { getRun } from './get-run';
 import { startRun } from './start-run';
@@ -42,7 +42,7 @@ describe.each(['postgres', 'pglite'] as const)('word-split on %s', (kind) => {
 
   it.each(EDGES)('%s round-trips exactly and ends done', async (_name, bytes) => {
     const view = await roundTrip(bytes);
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     expect(view.counts.published).toBe(view.counts.done);
     expect(view.counts.deadLettered + view.counts.lost).toBe(0);
     const text = (view.output as { text?: unknown }).text;
@@ -60,7 +60,7 @@ describe.each(['postgres', 'pglite'] as const)('word-split on %s', (kind) => {
 
   it('licenses.txt (17,721 words) round-trips byte for byte with every message done', async () => {
     const view = await roundTrip(licensesText());
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     expect(Buffer.from((view.output as { text: string }).text, 'utf8').equals(licensesText())).toBe(true);
     expect(view.counts.published).toBeGreaterThan(17_721 + 2_207);
     expect(view.counts.done).toBe(view.counts.published);

@@ -7,7 +7,7 @@
 import { QueueEvents } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { licensesText, REDIS_URL, WORD_SPLIT, exactness, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess, useWorlds } from '../../test/harness';
+import { licensesText, REDIS_URL, WORD_SPLIT, exactness, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess, useWorlds, expectExactDone } from '../../test/harness';
 import { queueName } from '../bus/queues';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -74,7 +74,7 @@ describe('claims and the outbox across worker processes', () => {
     expect(await killed.exited).toBe('SIGKILL');
 
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 80_000 });
-    expect(view.status, JSON.stringify(view.counts)).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     expect(Buffer.from((view.output as { text: string }).text, 'utf8').equals(doc)).toBe(true);
     const ex = await exactness(world.engine.db, runId);
     expect(ex).toMatchObject({ notDone: 0, duplicateJoins: 0, unfiredJoins: 0 });
@@ -109,7 +109,7 @@ describe('claims and the outbox across worker processes', () => {
     workers.push(await spawnWorker(world, SHORT_LOCKS));
     orchestrator = startOrchestrator(world.engine);
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     expect(view.output).toEqual({ text });
     const ex = await exactness(world.engine.db, runId);
     expect(ex).toMatchObject({ notDone: 0, duplicateJoins: 0, unfiredJoins: 0 });

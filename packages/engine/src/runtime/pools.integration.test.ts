@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveOrThrow, spawnWorker, stopWorkers, useWorlds, type WorkerProcess } from '../../test/harness';
+import { saveOrThrow, spawnWorker, stopWorkers, useWorlds, type WorkerProcess, expectExactDone } from '../../test/harness';
 import { getRun } from '../runs/get-run';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
@@ -37,7 +37,7 @@ describe('named worker pools (Postgres, Redis)', () => {
     // A worker process for that pool alone (TRELLIS_POOLS), as `trellis worker --pool agents` starts.
     workers.push(await spawnWorker(world, { TRELLIS_POOLS: 'agents' }));
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
-    expect(view.status).toBe('done');
+    await expectExactDone(world.engine.db, view.id);
     expect(view.output).toEqual({ n: 4, score: 40 });
   });
 

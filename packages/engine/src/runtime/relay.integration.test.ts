@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
+import { WORD_SPLIT, saveOrThrow, useWorlds, expectExactDone } from '../../test/harness';
 import { processBatch } from '../process/batch';
 import { getRun } from '../runs/get-run';
 import { startRun } from '../runs/start-run';
@@ -27,7 +27,7 @@ describe('outbox relay and redelivery', () => {
     const runtime = startInProcess(engine);
     const view = await waitForRun(engine.db, runId, { timeoutMs: 30_000 });
     await runtime.close();
-    expect(view.status).toBe('done');
+    await expectExactDone(engine.db, view.id);
     expect(view.output).toEqual({ text: 'lost and found\n' });
   });
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { saveOrThrow, type TestWorld, useWorlds } from '../../test/harness';
+import { saveOrThrow, type TestWorld, useWorlds, expectExactDone } from '../../test/harness';
 import { listMessages } from '../runs/list-messages';
 import { reopenRun } from '../runs/reopen-run';
 import { startRun } from '../runs/start-run';
@@ -75,7 +75,7 @@ describe('outside services', () => {
       expect(trail.items.map((m) => m.serviceJob?.status)).toEqual(['claimed', 'claimed', 'claimed']);
       const other = await startRun(world.engine, { meshId: plainId, input: { text: 'meanwhile' } });
       const plain = await waitForRun(world.engine.db, other.runId, { timeoutMs: 10_000 });
-      expect(plain.status).toBe('done');
+      await expectExactDone(world.engine.db, plain.id);
       expect((await waitForRun(world.engine.db, runId, { timeoutMs: 200 })).status).toBe('running');
 
       for (const job of jobs) {
@@ -87,7 +87,7 @@ describe('outside services', () => {
       const again = await completeJob(world.engine, { service: 'records-check', apiKey, jobId: jobs[0]?.jobId ?? '', output: { other: 1 } });
       expect(again.duplicate).toBe(true);
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 15_000 });
-      expect(view.status).toBe('done');
+      await expectExactDone(world.engine.db, view.id);
       expect(view.output).toEqual({
         items: [{ line: 'A-1\n', status: 'found' }, { text: 'B-2\n', status: 'unknown' }, { line: 'A-3', status: 'found' }],
       });
@@ -135,7 +135,7 @@ describe('outside services', () => {
       expect(third?.attempt).toBe(1);
       await completeJob(world.engine, { service: 'records-check', apiKey, jobId: third?.jobId ?? '', output: { report: 'PR-1', found: true } });
       const reopened = await waitForRun(world.engine.db, runId, { timeoutMs: 5_000 });
-      expect(reopened.status).toBe('done');
+      await expectExactDone(world.engine.db, reopened.id);
       expect(reopened.output).toEqual({ report: 'PR-1', found: true });
     } finally {
       await runtime.close();

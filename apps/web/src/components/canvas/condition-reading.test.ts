@@ -31,7 +31,8 @@ describe('readCondition (channel panel)', () => {
   });
 
   it('reads a valid condition and an empty one', () => {
-    expect(readCondition("a == 1 or b == 'x' and c > 2")).toEqual({ kind: 'ok', grouping: expect.any(String) as string });
+    expect(readCondition("a == 1 or b == 'x' and c > 2")).toEqual({ kind: 'ok', grouping: "a == 1 or (b == 'x' and c > 2)" });
+    expect(readCondition('(a == 1 or b == 2) and c > 2')).toEqual({ kind: 'ok', grouping: '(a == 1 or b == 2) and c > 2' });
     expect(readCondition('   ')).toEqual({ kind: 'none' });
   });
 });
