@@ -100,10 +100,10 @@ describe('trellis run', () => {
   it('exits 2 for bad arguments, naming what is wrong; reopen of a run that does not exist names the run', () => {
     const noInput = trellis(['run', mesh]);
     expect(noInput.code).toBe(2);
-    expect(noInput.stderr).toMatch(/^trellis: .*--input/m);
+    expect(noInput.stderr).toMatch(/required option '--input/);
     const badTimeout = trellis(['run', mesh, '--input', 'x', '--timeout', 'soon']);
     expect(badTimeout.code).toBe(2);
-    expect(badTimeout.stderr).toMatch(/^trellis: .*--timeout/m);
+    expect(badTimeout.stderr).toMatch(/--timeout/);
     // reopen is supported (reopen.integration.test.ts); here it is refused for the run alone.
     const missing = trellis(['reopen', 'some-run']);
     expect(missing.code).toBe(2);
