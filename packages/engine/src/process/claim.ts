@@ -10,10 +10,8 @@
  * a delivery in progress and a second delivery of the same message waits for the first.
  */
 import { sql } from 'drizzle-orm';
-import type { Member } from '@trellis/mesh/schema';
-import { parseFrames } from '../exec/frames';
-import { hasHeavySteps } from '../exec/heavy-steps';
-import { rows, type Queryable, textArray } from '../sql';
+import { parseFrames } from '../plan/frames';
+import { rows, type Queryable, textArray } from '../kernel/sql';
 import type { Claimed } from './types';
 
 /** What a job tells a worker: which message, of which run, for which member. */
@@ -22,12 +20,6 @@ export interface Delivery {
   runId: string;
   /** The job name; a hint only, the message row decides. */
   member: string;
-}
-
-/** True for members whose execution may take long enough to be worth a `running` mark. */
-export function isHeavy(member: Member): boolean {
-  if (member.kind === 'workflow') return hasHeavySteps(member); // code, sql, http or agent steps
-  return member.kind === 'agent' || member.kind === 'mesh' || member.kind === 'service';
 }
 
 interface Row extends Omit<Claimed, 'frames'> {
@@ -117,7 +109,7 @@ export async function claimHeavy(db: Queryable, ids: readonly string[], owner: s
 /**
  * Marks heavy messages done after they ran, fenced by their lease tokens: a message whose token
  * changed (another delivery took it over after the lease lapsed) is not touched. A parked message
- * that continues (services/continue.ts) holds no lease and passes `null`.
+ * that continues (process/continue.ts) holds no lease and passes `null`.
  * @returns the ids this call ended.
  */
 export async function completeHeavy(tx: Queryable, leases: readonly { id: string; token: string | null }[]): Promise<Set<string>> {

@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { WORD_SPLIT, activeEvents, exactness, expectExactDone, saveOrThrow, useWorlds } from '../../test/harness';
-import type { AgentRunner, Engine } from '../runtime/context';
+import type { AgentRunner, Engine } from '../kernel/engine';
 import type { RunView } from '../runs/get-run';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
-import { InputRejectedError, MeshInvalidError, RedisUnreachableError } from '../errors';
-import { assertRedis } from '../runtime/context';
+import { InputRejectedError, MeshInvalidError, RedisUnreachableError } from '../kernel/errors';
+import { assertRedis } from '../kernel/engine';
 import { sweepRuns } from '../runtime/sweep';
-import { finalizeRuns } from './finalize';
+import { finalizeRuns } from '../lifecycle/finalize';
 import { getRun } from './get-run';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';

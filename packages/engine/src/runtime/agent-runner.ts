@@ -1,6 +1,6 @@
 /** Plugs the agent executor (src/agents) into the engine's `runAgent` seam. */
-import { runAgent } from '../agents/run-agent';
-import type { AgentRunner } from './context';
+import { runAgent } from '../members/agent/run-agent';
+import type { AgentRunner } from '../kernel/engine';
 
 /**
  * The agent runner used by the CLI, the web server and the worker processes: the built-in demo or
