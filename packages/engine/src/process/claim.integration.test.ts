@@ -6,9 +6,9 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { WORD_SPLIT, saveOrThrow, type TestWorld, useWorlds } from '../../test/harness';
-import { failRun } from '../runs/finalize';
+import { failRun } from '../lifecycle/finalize';
 import { startRun } from '../runs/start-run';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 import { processBatch } from './batch';
 import type { Delivery } from './claim';
 
