@@ -4,14 +4,14 @@ import type { RestEnv } from './contract';
 import { handleRest, openApiDocument } from './routes';
 
 /** The engine is away and nobody is signed in: every route is reached, none gets further than its checks. */
-const env: RestEnv = { engine: () => Promise.reject(new RedisUnreachableError('redis://nowhere')), user: () => Promise.resolve(null) };
+const env: RestEnv = { engine: () => Promise.reject(new RedisUnreachableError('redis://nowhere', 'connection refused')), user: () => Promise.resolve(null) };
 
 /** A concrete path for a documented template: every `{param}` filled with a plausible value. */
 const fill = (template: string) => template.replace(/\{[^}]+\}/g, 'x1');
 
 describe('the REST route table through the catch-all handler', () => {
   const doc = openApiDocument();
-  const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item ?? {}).map((method) => ({ path, method: method.toUpperCase() })));
+  const operations = Object.entries(doc.paths ?? {}).flatMap(([path, item]) => Object.keys(item ?? {}).map((method) => ({ path, method: method.toUpperCase() })));
 
   it('documents at least the run upload, the service job calls and the document itself', () => {
     expect(operations.length).toBeGreaterThanOrEqual(5);
