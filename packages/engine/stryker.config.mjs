@@ -25,6 +25,8 @@ export default {
   // Integration tests share one Postgres and Redis and two CPUs: one test process at a time.
   concurrency: 1,
   timeoutMS: 20_000,
+  // The first run of the tests (to measure coverage) takes minutes on a loaded machine.
+  dryRunTimeoutMinutes: 30,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: `../../reports/mutation/engine-${picked.join('-')}.json` },
   // Sandboxes two levels below the repository root, like the package, so the test harness's paths

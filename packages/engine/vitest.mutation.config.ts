@@ -1,22 +1,24 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * The integration tests that guard the modules `stryker.config.mjs` mutates (join, finalize, route,
- * dead-letter, claim, relay); the rest of the suite spawns worker processes, which run unmutated code.
+ * The integration tests that guard each module `stryker.config.mjs` mutates; `TRELLIS_MUTATE`
+ * (comma-separated module names, default all) picks the same modules there and here, so a run only
+ * loads the tests that can kill its mutants. The rest of the suite spawns worker processes, which
+ * run unmutated code.
  */
+const TESTS: Record<string, string[]> = {
+  join: ['process/join', 'process/filtered', 'process/commit'],
+  finalize: ['runs/failures', 'process/filtered', 'process/claim'],
+  route: ['process/guards', 'process/filtered', 'runs/routing'],
+  'dead-letter': ['process/dead-letter', 'process/guards', 'runs/failures'],
+  claim: ['process/claim', 'process/commit', 'process/join'],
+  relay: ['runtime/relay'],
+};
+const picked = (process.env.TRELLIS_MUTATE ?? Object.keys(TESTS).join(',')).split(',').map((m) => m.trim());
+
 export default defineConfig({
   test: {
-    include: [
-      'src/process/join.integration.test.ts',
-      'src/process/claim.integration.test.ts',
-      'src/process/commit.integration.test.ts',
-      'src/process/guards.integration.test.ts',
-      'src/process/dead-letter.integration.test.ts',
-      'src/process/filtered.integration.test.ts',
-      'src/runs/failures.integration.test.ts',
-      'src/runs/routing.integration.test.ts',
-      'src/runtime/relay.integration.test.ts',
-    ],
+    include: [...new Set(picked.flatMap((m) => TESTS[m] ?? []))].map((t) => `src/${t}.integration.test.ts`),
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000,

@@ -187,6 +187,7 @@ export interface WorkerProcess {
   signal(sig?: NodeJS.Signals): void;
 }
 
+const WORKER_START_S = 120;
 const REPO_DIR = fileURLToPath(new URL('../../../', import.meta.url));
 const WORKER_MAIN = fileURLToPath(new URL('../../../workers/worker/src/main.ts', import.meta.url));
 
@@ -222,7 +223,8 @@ export async function spawnWorker(world: TestWorld, env: Record<string, string> 
     exited.then((c) => {
       throw new Error(`worker exited (${c}) before starting: ${err}`);
     }),
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`worker did not start in 30 s: ${err}`)), 30_000)),
+    // A generous start deadline: on a loaded machine loading the worker's TypeScript alone can take 30 s.
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`worker did not start in ${WORKER_START_S} s: ${err}`)), WORKER_START_S * 1000)),
   ]);
   return {
     pid: child.pid ?? -1,

@@ -277,7 +277,7 @@ describe('condition language meaning, against an independent reference', () => {
           refEvaluate(expr, data),
         );
       }),
-      { numRuns: 2000 },
+      { numRuns: 1000 },
     );
   });
 
