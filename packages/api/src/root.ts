@@ -20,6 +20,13 @@ import { feed } from './routers/exceptions/feed';
 import { ask } from './routers/assistant/ask';
 import { add as addService } from './routers/services/add';
 import { list as listServices } from './routers/services/list';
+import { me } from './routers/account/me';
+import { changePassword } from './routers/account/change-password';
+import { add as addUser } from './routers/users/add';
+import { list as listUsers } from './routers/users/list';
+import { remove as removeUser } from './routers/users/remove';
+import { setDisabled } from './routers/users/set-disabled';
+import { setRole } from './routers/users/set-role';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -29,6 +36,8 @@ export const appRouter = router({
   services: router({ list: listServices, add: addService }),
   actions: router({ list: listActions, act, decide, people }),
   assistant: router({ ask }),
+  users: router({ list: listUsers, add: addUser, setRole, setDisabled, remove: removeUser }),
+  account: router({ me, changePassword }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,9 +8,9 @@ import { nestedResolver } from '@trellis/engine/meshes/definition';
 import { parseMeshFile } from '@trellis/mesh/parse';
 import { validateMesh } from '@trellis/mesh/validate';
 import { FindingSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const validate = protectedProcedure
+export const validate = viewerProcedure
   .input(z.object({ definition: z.unknown() }))
   .output(z.object({ readable: z.boolean(), findings: z.array(FindingSchema) }))
   .query(async ({ ctx, input }) => {
