@@ -49,6 +49,10 @@ const EXPECTED_RULES: Record<string, AccessRule | 'service'> = {
   'users.remove': 'admin',
   'account.me': 'self',
   'account.changePassword': 'self',
+  'tokens.list': 'self',
+  'tokens.create': 'self',
+  'tokens.createService': 'admin',
+  'tokens.revoke': 'self',
   'POST /api/v1/meshes/{id}/runs': 'run',
   'POST /api/v1/services/{name}/claim': 'service',
   'POST /api/v1/services/{name}/jobs/{jobId}/complete': 'service',
@@ -102,7 +106,7 @@ beforeAll(async () => {
   await handle.db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, ended.id));
   claims.set('ended', { userId: ended.id, sessionVersion: 1 });
   claims.set('none', null);
-}, 60_000);
+}, 180_000);
 afterAll(async () => handle.close());
 
 // `_def.procedures` is the flat record of every procedure by its dotted path (tRPC v11).

@@ -27,6 +27,10 @@ import { list as listUsers } from './routers/users/list';
 import { remove as removeUser } from './routers/users/remove';
 import { setDisabled } from './routers/users/set-disabled';
 import { setRole } from './routers/users/set-role';
+import { create as createToken } from './routers/tokens/create';
+import { createService as createServiceToken } from './routers/tokens/create-service';
+import { list as listTokens } from './routers/tokens/list';
+import { revoke as revokeToken } from './routers/tokens/revoke';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -38,6 +42,7 @@ export const appRouter = router({
   assistant: router({ ask }),
   users: router({ list: listUsers, add: addUser, setRole, setDisabled, remove: removeUser }),
   account: router({ me, changePassword }),
+  tokens: router({ list: listTokens, create: createToken, createService: createServiceToken, revoke: revokeToken }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -17,7 +17,7 @@ beforeAll(async () => {
   handle = await openDb({ dataDir: 'memory://' });
   await handle.migrate();
   await addUser(handle.db, { email: 'root@s.test', role: 'admin', password: 'root-password' });
-}, 60_000);
+}, 180_000);
 afterAll(async () => handle.close());
 
 /** Signs in as a fresh person and returns the session claims next-auth would put in the JWT. */

@@ -59,8 +59,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not signed in. */
+                /** @description Not signed in, or the session has ended. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused by the role policy (starting runs needs designer, operator or admin). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };

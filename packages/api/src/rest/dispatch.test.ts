@@ -16,7 +16,7 @@ beforeAll(async () => {
   await handle.migrate();
   const user = await addUser(handle.db, { email: 'a@x.test', role: 'operator', password: 'password-for-tests' });
   session = { userId: user.id, sessionVersion: 1 };
-}, 60_000);
+}, 180_000);
 afterAll(async () => handle.close());
 
 const echo = defineRoute({
@@ -137,5 +137,19 @@ describe('REST dispatcher', () => {
     const head = await dispatchRest(env(), REST_ROUTES, new Request('http://t.test/api/v1/openapi.json', { method: 'HEAD' }));
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+  });
+});
+
+describe('the same-origin check on signed-in changes', () => {
+  const post = (headers: Record<string, string>) => call({ path: '/api/v1/things/x/echo', method: 'POST', body: '{"word":"hi"}', headers });
+
+  it('refuses a cookie-signed POST from another site, and lets this site and scripts through', async () => {
+    const evil = await post({ origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(await errorOf(evil)).toEqual({ code: 'origin_refused', message: 'refused by the same-origin policy: a signed-in change must come from this site, not https://evil.example' });
+    expect((await post({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await post({ origin: 'http://t.test' })).status).toBe(201);
+    expect((await post({ origin: 'https://trellis.example', 'x-forwarded-host': 'trellis.example', 'x-forwarded-proto': 'https' })).status).toBe(201);
+    expect((await post({})).status).toBe(201);
   });
 });

@@ -8,9 +8,9 @@
 import { describeError, EngineError } from '@trellis/engine/errors';
 import type { Engine } from '@trellis/engine/runtime/context';
 import { authenticateService } from '@trellis/engine/services/registry';
-import { authorize } from '@trellis/engine/users/session-user';
 import { describeApiError } from '../errors';
 import type { ErrorBody, RestEnv, RouteSpec } from './contract';
+import { authorizeCaller } from './caller';
 import { bearer, parsePart, readBody } from './read-request';
 
 /** The engine could not be started for a reason other than a known outage (HTTP 503). */
@@ -70,8 +70,8 @@ async function run(env: RestEnv, route: RouteSpec, req: Request, raw: Record<str
     apiKey = bearer(req);
     await authenticateService((await engine()).db, raw.name ?? '', apiKey);
   } else if (route.auth !== 'public') {
-    // The one access check, shared with tRPC: session version, disabled user, role policy.
-    user = await authorize((await engine()).db, await env.session(req), route.auth, `${route.method.toUpperCase()} ${route.path}`);
+    // The one access check (shared with tRPC and the live-updates stream): a token or a session.
+    user = await authorizeCaller((await engine()).db, req, () => env.session(req), route.auth, `${route.method.toUpperCase()} ${route.path}`);
   }
   const url = new URL(req.url);
   const input = {

@@ -16,6 +16,8 @@ export const users = pgTable(
     /** `admin`, `designer`, `operator` or `viewer` (engine users/roles.ts). */
     role: text('role').notNull().default('viewer'),
     sessionVersion: integer('session_version').notNull().default(1),
+    /** `person`, or `service` for an account that only API tokens act for (it cannot sign in). */
+    kind: text('kind').notNull().default('person'),
     /** Set while the user may not sign in. */
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

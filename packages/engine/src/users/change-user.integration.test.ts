@@ -11,7 +11,7 @@ let handle: DbHandle;
 beforeAll(async () => {
   handle = await openDb({ dataDir: 'memory://' });
   await handle.migrate();
-}, 60_000);
+}, 180_000);
 afterAll(async () => handle.close());
 
 describe('users', () => {

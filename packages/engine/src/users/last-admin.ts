@@ -16,7 +16,7 @@ export async function keepAnAdmin(tx: Tx, userId: string, action: string): Promi
   const others = await tx
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.role, 'admin'), isNull(users.disabledAt), ne(users.id, userId)))
+    .where(and(eq(users.role, 'admin'), eq(users.kind, 'person'), isNull(users.disabledAt), ne(users.id, userId)))
     .for('update');
   if (others.length === 0) throw new LastAdminError(action);
 }

@@ -14,7 +14,7 @@ beforeAll(async () => {
   await addUser(handle.db, { email: 'target@x.test', role: 'viewer', password: 'the-right-password' });
   await addUser(handle.db, { email: 'other@x.test', role: 'viewer', password: 'the-right-password' });
   redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   const keys = await redis.keys(`${PREFIX}*`);
   if (keys.length) await redis.del(...keys);

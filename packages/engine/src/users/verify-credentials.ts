@@ -30,6 +30,6 @@ export async function verifyCredentials(
   const email = input.email.trim().toLowerCase();
   const [user] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   const ok = await verifyPassword(input.password, user?.passwordHash ?? DECOY_HASH);
-  if (!user || !ok || user.disabledAt) return null;
+  if (!user || !ok || user.disabledAt || user.kind !== 'person') return null;
   return toSignedIn(user);
 }

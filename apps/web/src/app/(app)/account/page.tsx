@@ -1,11 +1,12 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
+import { ApiTokens } from '@/components/users/api-tokens';
 import { ChangePassword } from '@/components/users/change-password';
 import { currentUser } from '@/server/auth';
 
 export const metadata: Metadata = { title: 'Your account' };
 
-/** The signed-in person's own account: who they are, their role, their password. */
+/** The signed-in person's own account: who they are, their role, their password, their API tokens. */
 export default async function AccountPage() {
   const user = await currentUser();
   if (!user) redirect('/signin');
@@ -18,6 +19,7 @@ export default async function AccountPage() {
         </p>
       </div>
       <ChangePassword />
+      <ApiTokens />
     </main>
   );
 }
