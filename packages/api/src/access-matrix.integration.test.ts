@@ -53,10 +53,13 @@ const EXPECTED_RULES: Record<string, AccessRule | 'service'> = {
   'tokens.create': 'self',
   'tokens.createService': 'admin',
   'tokens.revoke': 'self',
+  'audit.list': 'admin',
+  'audit.verify': 'admin',
   'POST /api/v1/meshes/{id}/runs': 'run',
   'POST /api/v1/services/{name}/claim': 'service',
   'POST /api/v1/services/{name}/jobs/{jobId}/complete': 'service',
   'POST /api/v1/services/{name}/jobs/{jobId}/fail': 'service',
+  'GET /api/v1/audit': 'admin',
   'GET /api/v1/openapi.json': 'public',
 };
 

@@ -31,6 +31,8 @@ import { create as createToken } from './routers/tokens/create';
 import { createService as createServiceToken } from './routers/tokens/create-service';
 import { list as listTokens } from './routers/tokens/list';
 import { revoke as revokeToken } from './routers/tokens/revoke';
+import { list as listAudit } from './routers/audit/list';
+import { verify as verifyAudit } from './routers/audit/verify';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -42,6 +44,7 @@ export const appRouter = router({
   assistant: router({ ask }),
   users: router({ list: listUsers, add: addUser, setRole, setDisabled, remove: removeUser }),
   account: router({ me, changePassword }),
+  audit: router({ list: listAudit, verify: verifyAudit }),
   tokens: router({ list: listTokens, create: createToken, createService: createServiceToken, revoke: revokeToken }),
 });
 

@@ -1,8 +1,9 @@
 /**
- * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, user, worker, orchestrator.
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, user, audit, worker, orchestrator.
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
+import { auditVerifyCommand } from './commands/audit';
 import { cancelCommand } from './commands/cancel';
 import { reopenCommand } from './commands/reopen';
 import { runCommand } from './commands/run';
@@ -137,6 +138,14 @@ user
   .argument('<user>', 'email or id')
   .option('--json', 'print JSON')
   .action(action((who: string, opts: { json?: boolean }) => userRemoveCommand(who, opts)));
+
+program
+  .command('audit')
+  .description('the sealed audit trail')
+  .command('verify')
+  .description('check the hash chain; exit 0 intact, 1 naming the first broken entry')
+  .option('--json', 'print the verdict as JSON')
+  .action(action((opts: { json?: boolean }) => auditVerifyCommand(opts)));
 
 program
   .command('worker')

@@ -10,6 +10,7 @@ import { apiTokens } from '@trellis/db/schema/api-tokens';
 import { users } from '@trellis/db/schema/users';
 import { IdSchema } from '@trellis/mesh/schema';
 import { BadInputError } from '../errors';
+import { appendAudit, type AuditActor } from '../audit/append';
 import { uuidv7 } from '../ids';
 import { AccessRefusedError } from '../users/errors';
 import { parseRole, type Role } from '../users/roles';
@@ -47,7 +48,7 @@ function parseScope(value: string): Scope {
   return scope;
 }
 
-async function insertToken(db: Db, userId: string, createdBy: string, input: NewTokenInput, scope: Scope): Promise<CreatedToken> {
+async function insertToken(db: Db, owner: { id: string; email: string }, creator: AuditActor, input: NewTokenInput, scope: Scope): Promise<CreatedToken> {
   const name = input.name.trim();
   if (!name || name.length > 100) throw new BadInputError('name: expected 1-100 characters');
   const days = input.expiresInDays;
@@ -58,7 +59,10 @@ async function insertToken(db: Db, userId: string, createdBy: string, input: New
   const expiresAt = days === null ? null : new Date(Date.now() + days * 86_400_000);
   const id = uuidv7();
   const prefix = token.slice(0, 12);
-  await db.insert(apiTokens).values({ id, userId, name, tokenHash: hashToken(token), prefix, scope, expiresAt, createdBy });
+  await db.transaction(async (tx) => {
+    await tx.insert(apiTokens).values({ id, userId: owner.id, name, tokenHash: hashToken(token), prefix, scope, expiresAt, createdBy: creator.id ?? owner.id });
+    await appendAudit(tx, { actor: creator, action: 'token.create', target: id, detail: { owner: owner.email, name, prefix, scope, expiresAt } });
+  });
   return { id, token, prefix, scope, expiresAt };
 }
 
@@ -66,11 +70,11 @@ async function insertToken(db: Db, userId: string, createdBy: string, input: New
  * A personal token for `creator`, within their role. Only service tokens may never expire.
  * @throws ScopeRefusedError when the scope is wider than the role; BadInputError.
  */
-export function createPersonalToken(db: Db, creator: { id: string; role: Role }, input: NewTokenInput): Promise<CreatedToken> {
+export function createPersonalToken(db: Db, creator: { id: string; email: string; role: Role }, input: NewTokenInput): Promise<CreatedToken> {
   const scope = parseScope(input.scope);
   if (!scopeIncludes(MAX_SCOPE[creator.role], scope)) throw new ScopeRefusedError(scope, creator.role, MAX_SCOPE[creator.role]);
   if (input.expiresInDays === null) throw new BadInputError('expiresInDays: a personal token must expire');
-  return insertToken(db, creator.id, creator.id, input, scope);
+  return insertToken(db, creator, creator, input, scope);
 }
 
 /**
@@ -80,7 +84,7 @@ export function createPersonalToken(db: Db, creator: { id: string; role: Role },
  */
 export async function createServiceToken(
   db: Db,
-  creator: { id: string; role: Role },
+  creator: { id: string; email: string; role: Role },
   input: NewTokenInput & { account: string; role: string },
 ): Promise<CreatedToken & { account: string }> {
   if (creator.role !== 'admin') throw new AccessRefusedError('admin', creator.role, 'a service token');
@@ -92,5 +96,5 @@ export async function createServiceToken(
   await db.insert(users).values({ id: uuidv7(), email, name: account.data, role, kind: 'service', passwordHash: '!' }).onConflictDoNothing();
   const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
   if (row?.kind !== 'service') throw new BadInputError(`account: ${email} is a person, not a service account`);
-  return { ...(await insertToken(db, row.id, creator.id, input, scope)), account: account.data };
+  return { ...(await insertToken(db, row, creator, input, scope)), account: account.data };
 }

@@ -3,6 +3,7 @@ import { and, desc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { apiTokens } from '@trellis/db/schema/api-tokens';
 import { users } from '@trellis/db/schema/users';
+import { appendAudit } from '../audit/append';
 import type { Role } from '../users/roles';
 import { TokenNotFoundError } from './errors';
 import type { Scope } from './scopes';
@@ -44,13 +45,16 @@ export async function listTokens(db: Db, caller: { id: string; role: Role }, all
 }
 
 /** Revokes a token of the caller's (any token, for an admin); it stops working at once. @throws TokenNotFoundError. */
-export async function revokeToken(db: Db, caller: { id: string; role: Role }, tokenId: string): Promise<{ id: string }> {
+export async function revokeToken(db: Db, caller: { id: string; email: string; role: Role }, tokenId: string): Promise<{ id: string }> {
   const mine = caller.role === 'admin' ? undefined : eq(apiTokens.userId, caller.id);
-  const done = await db
-    .update(apiTokens)
-    .set({ revokedAt: new Date() })
-    .where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt), mine))
-    .returning({ id: apiTokens.id });
-  if (done.length === 0) throw new TokenNotFoundError(tokenId);
-  return { id: tokenId };
+  return db.transaction(async (tx) => {
+    const done = await tx
+      .update(apiTokens)
+      .set({ revokedAt: new Date() })
+      .where(and(eq(apiTokens.id, tokenId), isNull(apiTokens.revokedAt), mine))
+      .returning({ id: apiTokens.id, prefix: apiTokens.prefix });
+    if (!done[0]) throw new TokenNotFoundError(tokenId);
+    await appendAudit(tx, { actor: caller, action: 'token.revoke', target: tokenId, detail: { prefix: done[0].prefix } });
+    return { id: tokenId };
+  });
 }

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Db } from '@trellis/db/client';
 import { users } from '@trellis/db/schema/users';
 import { BadInputError } from '../errors';
+import { appendAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/append';
 import { uuidv7 } from '../ids';
 import { UserExistsError } from './errors';
 import { hashPassword } from './password';
@@ -36,8 +37,8 @@ export function checkNewPassword(password: string, field = 'password'): void {
   if (password.length < MIN_PASSWORD_LENGTH) throw new BadInputError(`${field}: expected at least ${MIN_PASSWORD_LENGTH} characters`);
 }
 
-/** Adds a user. @throws BadInputError for a bad email, role or password; UserExistsError. */
-export async function addUser(db: Db, input: AddUserInput): Promise<AddedUser> {
+/** Adds a user (audited as `user.add`). @throws BadInputError for a bad email, role or password; UserExistsError. */
+export async function addUser(db: Db, input: AddUserInput, actor: AuditActor = SYSTEM_ACTOR): Promise<AddedUser> {
   const email = input.email.trim().toLowerCase();
   if (!/^[^\s@]+@[^\s@]+$/.test(email)) throw new BadInputError(`email: ${JSON.stringify(input.email)} is not an email address`);
   const role = parseRole(input.role);
@@ -46,11 +47,11 @@ export async function addUser(db: Db, input: AddUserInput): Promise<AddedUser> {
   checkNewPassword(password);
   const id = uuidv7();
   const name = input.name?.trim() || email.split('@')[0] || email;
-  const inserted = await db
-    .insert(users)
-    .values({ id, email, name, role, passwordHash: await hashPassword(password) })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
-  if (inserted.length === 0) throw new UserExistsError(email);
+  const passwordHash = await hashPassword(password);
+  await db.transaction(async (tx) => {
+    const inserted = await tx.insert(users).values({ id, email, name, role, passwordHash }).onConflictDoNothing().returning({ id: users.id });
+    if (inserted.length === 0) throw new UserExistsError(email);
+    await appendAudit(tx, { actor, action: 'user.add', target: email, detail: { role, invited: Boolean(generated) } });
+  });
   return generated ? { id, email, role, password: generated } : { id, email, role };
 }

@@ -4,6 +4,7 @@ import type { Db } from '@trellis/db/client';
 import { users } from '@trellis/db/schema/users';
 import { BadInputError } from '../errors';
 import { checkNewPassword } from './add-user';
+import { appendAudit } from '../audit/append';
 import { findUser } from './find-user';
 import { hashPassword, verifyPassword } from './password';
 
@@ -17,10 +18,16 @@ export async function changePassword(db: Db, userId: string, input: { current: s
   const row = await findUser(db, userId);
   if (!(await verifyPassword(input.current, row.passwordHash))) throw new BadInputError('current: that is not your current password');
   const passwordHash = await hashPassword(input.password);
-  await db.update(users).set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, row.id));
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, row.id));
+    await appendAudit(tx, { actor: { id: row.id, email: row.email }, action: 'user.password_change', target: row.email });
+  });
 }
 
 /** Ends every session of the user (signing out ends them all: one version per user). */
 export async function endSessions(db: Db, userId: string): Promise<void> {
-  await db.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, userId));
+  await db.transaction(async (tx) => {
+    const [row] = await tx.update(users).set({ sessionVersion: sql`${users.sessionVersion} + 1` }).where(eq(users.id, userId)).returning({ email: users.email });
+    if (row) await appendAudit(tx, { actor: { id: userId, email: row.email }, action: 'sign_out', target: row.email });
+  });
 }

@@ -8,6 +8,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '@trellis/db/client';
+import { recordAudit } from '../audit/append';
 import { EngineError } from '../errors';
 import { verifyCredentials, type SignedInUser } from './verify-credentials';
 
@@ -55,10 +56,17 @@ export function signInGuard(redis: Redis, prefix: string, limits: SignInLimits =
       const account = input.email.trim().toLowerCase();
       // Counted before the password is checked (atomically, in Redis), so parallel guesses cannot
       // all slip past a check made before any of them was counted.
-      await take(byAccount, account, 'account');
-      await take(byAddress, input.address, 'address');
+      const detail = { address: input.address };
+      try {
+        await take(byAccount, account, 'account');
+        await take(byAddress, input.address, 'address');
+      } catch (err) {
+        if (err instanceof SignInLimitedError) await recordAudit(db, { actor: { id: null, email: account }, action: 'sign_in.limited', target: account, detail: { ...detail, scope: err.scope } });
+        throw err;
+      }
       const user = await verifyCredentials(db, input);
       if (user) await Promise.all([byAccount.delete(account), byAddress.reward(input.address, 1)]);
+      await recordAudit(db, { actor: { id: user?.id ?? null, email: account }, action: user ? 'sign_in' : 'sign_in.failed', target: account, detail });
       return user;
     },
   };

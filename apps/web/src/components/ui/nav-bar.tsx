@@ -12,6 +12,7 @@ const LINKS = [
   { href: '/actions', label: 'Action Center', testId: 'nav-actions' },
   { href: '/services', label: 'Services' },
   { href: '/users', label: 'Users', adminOnly: true },
+  { href: '/audit', label: 'Audit', adminOnly: true },
 ] as const;
 
 /** The top bar: the pages the person's role can use, who is signed in (a link to their account), sign-out. */

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { addUser, MIN_PASSWORD_LENGTH } from '@trellis/engine/users/add-user';
+import { actorOf } from '@trellis/engine/audit/append';
 import { adminProcedure } from '../../trpc';
 import { RoleSchema } from './schemas';
 
@@ -17,4 +18,4 @@ export const add = adminProcedure
     }),
   )
   .output(z.object({ id: z.string(), email: z.string(), role: RoleSchema, password: z.string().optional() }))
-  .mutation(({ ctx, input }) => addUser(ctx.db, input));
+  .mutation(({ ctx, input }) => addUser(ctx.db, input, actorOf(ctx.user)));
