@@ -45,11 +45,14 @@ describe('trellis user', () => {
 
     const last = trellis(['remove', 'boss@x.test']);
     expect(last.code).toBe(1);
-    expect(last.stderr).toBe('trellis: refused by the last-admin policy: cannot remove the only active admin; make another admin first\n');
+    // stderr may start with the engine's Redis durability warning; the error is its own line.
+    expect(last.stderr).toContain('trellis: refused by the last-admin policy: cannot remove the only active admin; make another admin first\n');
     const badRole = trellis(['role', 'dee@x.test', 'owner']);
     expect(badRole.code).toBe(1);
     expect(badRole.stderr).toContain('role: "owner" is not a role; expected one of admin, designer, operator, viewer');
     expect(trellis(['remove', 'dee@x.test'])).toMatchObject({ code: 0, stdout: 'user dee@x.test removed; their open sessions have ended\n' });
-    expect(trellis(['remove', 'dee@x.test'])).toMatchObject({ code: 1, stderr: 'trellis: no user dee@x.test\n' });
+    const gone = trellis(['remove', 'dee@x.test']);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('trellis: no user dee@x.test\n');
   }, 240_000);
 });
