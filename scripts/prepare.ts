@@ -7,6 +7,7 @@ import { openDb } from '@trellis/db/client';
 import { loadEngineEnv } from '@trellis/engine/env';
 import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
+import { checkStartupSafety } from '@trellis/engine/users/startup-safety';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -15,6 +16,7 @@ try {
   const handle = await openDb({ url: env.databaseUrl, dataDir: env.dataDir });
   try {
     await handle.migrate();
+    await checkStartupSafety(handle.db, { development: process.env.NODE_ENV === 'development', adminPassword: process.env.TRELLIS_ADMIN_PASSWORD });
     const admin = await ensureAdmin(handle.db, {
       email: process.env.TRELLIS_ADMIN_EMAIL,
       password: process.env.TRELLIS_ADMIN_PASSWORD,

@@ -28,8 +28,16 @@ if (!process.env.NEXTAUTH_SECRET) {
 const port = process.env.PORT ?? '3000';
 process.env.NEXTAUTH_URL ??= `http://localhost:${port}`;
 process.env.TRELLIS_ADMIN_EMAIL ??= 'admin@trellis.local';
-const defaultPassword = !process.env.TRELLIS_ADMIN_PASSWORD;
-process.env.TRELLIS_ADMIN_PASSWORD ??= 'trellis-admin';
+// Without TRELLIS_ADMIN_PASSWORD a random one is kept in .data/admin-password (readable only by
+// you); the banner names the file, never the password.
+const passwordFile = path.join(dataDir, 'admin-password');
+const generatedPassword = !process.env.TRELLIS_ADMIN_PASSWORD;
+if (generatedPassword) {
+  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(12).toString('base64url'), { mode: 0o600 });
+  process.env.TRELLIS_ADMIN_PASSWORD = readFileSync(passwordFile, 'utf8').trim();
+}
+// Only this machine can reach Trellis unless TRELLIS_HOST says otherwise (e.g. 0.0.0.0).
+const host = process.env.TRELLIS_HOST || '127.0.0.1';
 
 step('Building the web app');
 run('npx', ['turbo', 'run', 'build', '--filter=@trellis/web', '--output-logs=errors-only']);
@@ -55,14 +63,14 @@ if (external) {
 children.push(
   launch(
     process.execPath,
-    [nextCli, 'start', '-p', port],
+    [nextCli, 'start', '-p', port, '-H', host],
     { TRELLIS_ENGINE: external ? 'external' : 'in-process', TRELLIS_ROOT: root },
     path.join(root, 'apps', 'web'),
   ),
 );
 
-console.log(`\nTrellis is starting on http://localhost:${port}`);
-console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (defaultPassword ? ' with password trellis-admin (set TRELLIS_ADMIN_PASSWORD to choose your own)' : ''));
+console.log(`\nTrellis is starting on http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`);
+console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (generatedPassword ? ` with the password in ${path.relative(root, passwordFile)} (set TRELLIS_ADMIN_PASSWORD to choose your own)` : ''));
 
 // Ctrl-C (SIGINT, which the terminal also sends to the children) or SIGTERM is a normal stop: the
 // children are asked to stop, their exit codes (130 after SIGINT) are not failures, and this process

@@ -61,7 +61,7 @@ async function serveServiceRoutes(engine: Engine): Promise<{ url: string; server
         headers: Object.entries(req.headers).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v] as [string, string]] : [])),
         ...(req.method === 'POST' ? { body: Buffer.concat(chunks) } : {}),
       });
-      const answer = handleRest({ engine: () => Promise.resolve(engine), user: () => Promise.resolve(null) }, request);
+      const answer = handleRest({ engine: () => Promise.resolve(engine), session: () => Promise.resolve(null) }, request);
       void answer.then(async (r) => {
         res.writeHead(r.status, Object.fromEntries(r.headers)).end(Buffer.from(await r.arrayBuffer()));
       });

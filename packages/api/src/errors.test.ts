@@ -5,7 +5,7 @@ import { MeshInvalidError, RedisUnreachableError, RunNotFoundError } from '@trel
 import type { Finding } from '@trellis/mesh/findings';
 import type { Context } from './context';
 import { describeApiError } from './errors';
-import { protectedProcedure, publicProcedure, router } from './trpc';
+import { publicProcedure, router, viewerProcedure } from './trpc';
 
 const finding: Finding = { code: 'head_missing', severity: 'error', message: 'No member is the head.' };
 
@@ -23,7 +23,7 @@ const testRouter = router({
     throw new Error('relation "secret_table" does not exist at /srv/app/db.ts:12');
   }),
   typed: publicProcedure.input(z.object({ limit: z.number().max(10) })).query(() => 'ok'),
-  guarded: protectedProcedure.query(() => 'ok'),
+  guarded: viewerProcedure.query(() => 'ok'),
 });
 
 async function call(path: string, input?: unknown) {
@@ -32,7 +32,7 @@ async function call(path: string, input?: unknown) {
     endpoint: '/api/trpc',
     req: new Request(`http://localhost/api/trpc/${path}${query}`),
     router: testRouter,
-    createContext: () => ({ user: null }) as unknown as Context,
+    createContext: () => ({ session: null }) as unknown as Context,
   });
   const body = (await res.json()) as { error: { json: { message: string; data: Record<string, unknown> } } };
   return { status: res.status, error: body.error.json };

@@ -9,17 +9,18 @@ import { describeError, type HttpStatus } from '@trellis/engine/errors';
 import type { Finding } from '@trellis/mesh/findings';
 
 // Keyed by every status an engine error may declare (a new one fails the typecheck until it has a
-// tRPC code here), plus 403 for routers' own refusals.
+// tRPC code here).
 const CODE_BY_STATUS = {
   400: 'BAD_REQUEST',
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',
   409: 'CONFLICT',
+  429: 'TOO_MANY_REQUESTS',
   500: 'INTERNAL_SERVER_ERROR',
   503: 'SERVICE_UNAVAILABLE',
   504: 'GATEWAY_TIMEOUT',
-} as const satisfies Record<HttpStatus | 403, TRPC_ERROR_CODE_KEY>;
+} as const satisfies Record<HttpStatus, TRPC_ERROR_CODE_KEY>;
 
 /** What a person (or a script) learns about a failed call. */
 export interface ApiErrorView {

@@ -20,6 +20,19 @@ import { feed } from './routers/exceptions/feed';
 import { ask } from './routers/assistant/ask';
 import { add as addService } from './routers/services/add';
 import { list as listServices } from './routers/services/list';
+import { me } from './routers/account/me';
+import { changePassword } from './routers/account/change-password';
+import { add as addUser } from './routers/users/add';
+import { list as listUsers } from './routers/users/list';
+import { remove as removeUser } from './routers/users/remove';
+import { setDisabled } from './routers/users/set-disabled';
+import { setRole } from './routers/users/set-role';
+import { create as createToken } from './routers/tokens/create';
+import { createService as createServiceToken } from './routers/tokens/create-service';
+import { list as listTokens } from './routers/tokens/list';
+import { revoke as revokeToken } from './routers/tokens/revoke';
+import { list as listAudit } from './routers/audit/list';
+import { verify as verifyAudit } from './routers/audit/verify';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -29,6 +42,10 @@ export const appRouter = router({
   services: router({ list: listServices, add: addService }),
   actions: router({ list: listActions, act, decide, people }),
   assistant: router({ ask }),
+  users: router({ list: listUsers, add: addUser, setRole, setDisabled, remove: removeUser }),
+  account: router({ me, changePassword }),
+  audit: router({ list: listAudit, verify: verifyAudit }),
+  tokens: router({ list: listTokens, create: createToken, createService: createServiceToken, revoke: revokeToken }),
 });
 
 export type AppRouter = typeof appRouter;

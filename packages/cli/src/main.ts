@@ -1,14 +1,16 @@
 /**
- * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, worker, orchestrator.
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, user, audit, worker, orchestrator.
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
+import { auditVerifyCommand } from './commands/audit';
 import { cancelCommand } from './commands/cancel';
 import { reopenCommand } from './commands/reopen';
 import { runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
 import { serviceAddCommand, serviceListCommand, serviceRemoveCommand } from './commands/service';
 import { orchestratorCommand, workerCommand } from './commands/serve';
+import { userAddCommand, userDisabledCommand, userListCommand, userPasswordCommand, userRemoveCommand, userRoleCommand } from './commands/user';
 import { validateCommand } from './commands/validate';
 import { EXIT, report } from './fail';
 
@@ -88,6 +90,62 @@ service
   .description('remove a service; its key stops working')
   .argument('<name>')
   .action(action((name: string) => serviceRemoveCommand(name)));
+
+const user = program.command('user').description('people who sign in, and their roles (admin, designer, operator, viewer)');
+user
+  .command('add')
+  .description('add a person; without --password one is generated and printed once')
+  .argument('<email>')
+  .requiredOption('--role <role>', 'admin, designer, operator or viewer')
+  .option('--name <name>', 'shown in the web app (default: the part of the email before @)')
+  .option('--password <password>', 'at least 10 characters')
+  .option('--json', 'print JSON')
+  .action(action((email: string, opts: { role: string; name?: string; password?: string; json?: boolean }) => userAddCommand(email, opts)));
+user
+  .command('list')
+  .description('list people and their roles')
+  .option('--json', 'print JSON')
+  .action(action((opts: { json?: boolean }) => userListCommand(opts)));
+user
+  .command('role')
+  .description("change a person's role; their open sessions end")
+  .argument('<user>', 'email or id')
+  .argument('<role>', 'admin, designer, operator or viewer')
+  .option('--json', 'print JSON')
+  .action(action((who: string, role: string, opts: { json?: boolean }) => userRoleCommand(who, role, opts)));
+user
+  .command('disable')
+  .description('stop a person signing in; their open sessions end')
+  .argument('<user>', 'email or id')
+  .option('--json', 'print JSON')
+  .action(action((who: string, opts: { json?: boolean }) => userDisabledCommand(who, true, opts)));
+user
+  .command('enable')
+  .description('let a disabled person sign in again')
+  .argument('<user>', 'email or id')
+  .option('--json', 'print JSON')
+  .action(action((who: string, opts: { json?: boolean }) => userDisabledCommand(who, false, opts)));
+user
+  .command('password')
+  .description("set a person's password (generated and printed once without --password); their open sessions end")
+  .argument('<user>', 'email or id')
+  .option('--password <password>', 'at least 10 characters')
+  .option('--json', 'print JSON')
+  .action(action((who: string, opts: { password?: string; json?: boolean }) => userPasswordCommand(who, opts)));
+user
+  .command('remove')
+  .description('remove a person; their open sessions end')
+  .argument('<user>', 'email or id')
+  .option('--json', 'print JSON')
+  .action(action((who: string, opts: { json?: boolean }) => userRemoveCommand(who, opts)));
+
+program
+  .command('audit')
+  .description('the sealed audit trail')
+  .command('verify')
+  .description('check the hash chain; exit 0 intact, 1 naming the first broken entry')
+  .option('--json', 'print the verdict as JSON')
+  .action(action((opts: { json?: boolean }) => auditVerifyCommand(opts)));
 
 program
   .command('worker')

@@ -59,8 +59,17 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not signed in. */
+                /** @description Not signed in, or the session has ended. */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Refused by the role policy (starting runs needs designer, operator or admin). */
+                403: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -390,6 +399,113 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Export the audit trail (admins), newest first. */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The acting person's email. */
+                    actor?: string;
+                    /** @description An action, e.g. `user.role`, or a prefix ending in `.`, e.g. `user.`. */
+                    action?: string;
+                    /** @description From this time (ISO 8601). */
+                    since?: string;
+                    /** @description Up to this time (ISO 8601). */
+                    until?: string;
+                    /** @description Only entries before this sequence number (the next page). */
+                    before?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The entries. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                seq: number;
+                                at: string;
+                                actorId: string | null;
+                                actorEmail: string | null;
+                                action: string;
+                                target: string | null;
+                                detail: {
+                                    [key: string]: unknown;
+                                };
+                                prevHash: string;
+                                hash: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description A filter is malformed. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not signed in. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Not an admin (or the token lacks scope "admin"). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Redis or the database is unreachable; try again shortly. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Any other error (a plain sentence, never a stack trace). */
+                default: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -1,9 +1,9 @@
-/** What the REST API (@trellis/api/rest) needs from the web app: the shared engine and the session's user. */
+/** What the REST API (@trellis/api/rest) needs from the web app: the shared engine and the session's claims. */
 import type { RestEnv } from '@trellis/api/rest/contract';
-import { currentUser } from './auth';
+import { currentSession } from './auth';
 import { getRuntime } from './runtime';
 
 export const restEnv: RestEnv = {
   engine: async () => (await getRuntime()).engine,
-  user: () => currentUser(),
+  session: () => currentSession(),
 };

@@ -4,7 +4,7 @@
  * route handlers and pages separately: module state would give each its own database, and PGlite
  * allows one opener per data directory.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Db } from '@trellis/db/client';
 import { loadEngineEnv, REPO_ROOT } from '@trellis/engine/env';
@@ -14,6 +14,7 @@ import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
 import type { Engine } from '@trellis/engine/engine';
 import { startInProcess } from '@trellis/engine/runtime/in-process';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
+import { checkStartupSafety } from '@trellis/engine/users/startup-safety';
 import { rawEnv, webEnv, type WebEnv } from '../env';
 
 export interface TrellisRuntime {
@@ -57,7 +58,7 @@ async function start(): Promise<TrellisRuntime> {
   }
   let running: { close(): Promise<void> } | undefined;
   try {
-    await firstStart(handle.db, env);
+    await firstStart(handle.db, env, engineEnv.dataDir);
     if (mode === 'in-process') {
       running = startInProcess(engine, { concurrency: engineEnv.concurrency });
       log('engine: orchestrator and worker running in this process');
@@ -80,12 +81,17 @@ async function start(): Promise<TrellisRuntime> {
   return runtime;
 }
 
-async function firstStart(db: Db, env: WebEnv): Promise<void> {
+async function firstStart(db: Db, env: WebEnv, dataDir: string): Promise<void> {
+  await checkStartupSafety(db, { development: env.NODE_ENV === 'development', adminPassword: env.TRELLIS_ADMIN_PASSWORD });
   const admin = await ensureAdmin(db, { email: env.TRELLIS_ADMIN_EMAIL, password: env.TRELLIS_ADMIN_PASSWORD });
   if (admin.created) {
     log(`created the first admin: ${admin.email}`);
     if (admin.generatedPassword) {
-      log(`TRELLIS_ADMIN_PASSWORD was not set; the generated password is: ${admin.generatedPassword} (shown once)`);
+      // Never in the log: written to a file only its owner can read.
+      const file = join(dirname(dataDir), 'initial-admin-password');
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(file, `${admin.generatedPassword}\n`, { mode: 0o600 });
+      log(`TRELLIS_ADMIN_PASSWORD was not set; a generated password is in ${file} (delete the file after signing in)`);
     }
   }
   if (env.TRELLIS_SEED_EXAMPLES === '0' || env.TRELLIS_SEED_EXAMPLES === 'false') return;

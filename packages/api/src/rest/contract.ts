@@ -6,15 +6,17 @@
  */
 import { z } from 'zod';
 import type { Engine } from '@trellis/engine/engine';
+import type { SignedInRule } from '@trellis/engine/users/roles';
+import type { SessionClaims } from '@trellis/engine/users/session-user';
 import type { SignedInUser } from '@trellis/engine/users/verify-credentials';
 import { FindingSchema } from '../schemas';
 
 /**
- * Who may call a route: anyone (`public`), a signed-in web session (`session`), or an outside
- * service with its API key as `Authorization: Bearer <key>` (`service`; the path's `{name}`
- * names the service).
+ * Who may call a route: anyone (`public`), an outside service with its API key as
+ * `Authorization: Bearer <key>` (`service`; the path's `{name}` names the service), or a signed-in
+ * person whose role allows the named rule (`read`, `run`, `operate`, …; engine users/roles.ts).
  */
-export type AuthKind = 'public' | 'session' | 'service';
+export type AuthKind = 'public' | 'service' | SignedInRule;
 
 /** A document sent as the raw request body or as multipart form data with a `file` field. */
 export interface FileUpload {
@@ -29,7 +31,7 @@ export type BodySpec =
   | { kind: 'file'; description: string };
 
 /** Error statuses a route may document (every error body is {@link ErrorBodySchema}). */
-export type ErrorStatus = 400 | 401 | 404 | 409 | 503 | 504;
+export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503 | 504;
 
 /** The one error shape of the REST API. */
 export const ErrorBodySchema = z
@@ -52,8 +54,8 @@ type BodyOf<B> = B extends { kind: 'json'; schema: infer S extends z.ZodType } ?
 export interface RouteInput<P, Q, H, B, A extends AuthKind> {
   /** The running engine; started on first use (503 while the database or Redis is unreachable). */
   engine: () => Promise<Engine>;
-  /** The signed-in user, for `session` routes. */
-  user: A extends 'session' ? SignedInUser : null;
+  /** The signed-in user, for routes that name a signed-in rule. */
+  user: A extends SignedInRule ? SignedInUser : null;
   /** The service's API key, for `service` routes (already checked against the path's service). */
   apiKey: A extends 'service' ? string : undefined;
   params: P;
@@ -112,6 +114,6 @@ export function defineRoute<
 export interface RestEnv {
   /** The running engine; rejects while the database or Redis cannot be reached. */
   engine(): Promise<Engine>;
-  /** The signed-in user of the request, or null. */
-  user(req: Request): Promise<SignedInUser | null>;
+  /** The session claims of the request (unchecked: the dispatcher checks them), or null. */
+  session(req: Request): Promise<SessionClaims | null>;
 }

@@ -1,19 +1,29 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDb, type DbHandle } from '@trellis/db/client';
 import { z } from 'zod';
 import { RedisUnreachableError, RunNotFoundError } from '@trellis/engine/errors';
 import type { Engine } from '@trellis/engine/engine';
-import type { SignedInUser } from '@trellis/engine/users/verify-credentials';
+import { addUser } from '@trellis/engine/users/add-user';
+import type { SessionClaims } from '@trellis/engine/users/session-user';
 import { defineRoute, type RestEnv, type RouteSpec } from './contract';
 import { dispatchRest } from './dispatch';
 import { REST_ROUTES } from './routes';
 
-const USER: SignedInUser = { id: 'u1', email: 'a@x.test', name: 'A', role: 'admin' };
+let handle: DbHandle;
+let session: SessionClaims;
+beforeAll(async () => {
+  handle = await openDb({ dataDir: 'memory://' });
+  await handle.migrate();
+  const user = await addUser(handle.db, { email: 'a@x.test', role: 'operator', password: 'password-for-tests' });
+  session = { userId: user.id, sessionVersion: 1 };
+}, 180_000);
+afterAll(async () => handle.close());
 
 const echo = defineRoute({
   method: 'post',
   path: '/api/v1/things/{id}/echo',
   summary: 'Echo.',
-  auth: 'session',
+  auth: 'run',
   params: z.object({ id: z.string() }),
   query: z.object({ n: z.coerce.number().int().min(1).optional() }),
   body: { kind: 'json', schema: z.object({ word: z.string().min(1) }).strict(), required: true },
@@ -50,7 +60,7 @@ const missing = defineRoute({
 const ROUTES: RouteSpec[] = [echo, upload, missing];
 
 function env(over: Partial<RestEnv> = {}): RestEnv {
-  return { engine: () => Promise.resolve({ fake: true } as unknown as Engine), user: () => Promise.resolve(USER), ...over };
+  return { engine: () => Promise.resolve({ db: handle.db } as unknown as Engine), session: () => Promise.resolve(session), ...over };
 }
 
 const call = (init: RequestInit & { path: string }, e = env()) => dispatchRest(e, ROUTES, new Request(`http://t.test${init.path}`, init));
@@ -74,10 +84,17 @@ describe('REST dispatcher', () => {
     expect((await errorOf(await call({ path: '/api/v1/things/x/echo', method: 'POST' }))).message).toBe('body: expected a JSON object');
   });
 
-  it('refuses a session route without a session before reading anything else', async () => {
-    const res = await call({ path: '/api/v1/things/x/echo?n=zero', method: 'POST', body: '{' }, env({ user: () => Promise.resolve(null) }));
+  it('refuses a signed-in route without a session, or with a role the rule leaves out, before reading anything else', async () => {
+    const res = await call({ path: '/api/v1/things/x/echo?n=zero', method: 'POST', body: '{' }, env({ session: () => Promise.resolve(null) }));
     expect(res.status).toBe(401);
     expect(await errorOf(res)).toEqual({ code: 'unauthorized', message: 'sign in to continue' });
+    const admin = defineRoute({ ...echo, auth: 'admin' });
+    const refused = await dispatchRest(env(), [admin], new Request('http://t.test/api/v1/things/x/echo?n=zero', { method: 'POST', body: '{' }));
+    expect(refused.status).toBe(403);
+    expect(await errorOf(refused)).toEqual({
+      code: 'forbidden',
+      message: 'refused by the role policy: POST /api/v1/things/{id}/echo needs "admin" (admin); you are operator',
+    });
   });
 
   it('reads an upload as raw bytes with x-file-name, or as form data with a file field', async () => {
@@ -120,5 +137,19 @@ describe('REST dispatcher', () => {
     const head = await dispatchRest(env(), REST_ROUTES, new Request('http://t.test/api/v1/openapi.json', { method: 'HEAD' }));
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
+  });
+});
+
+describe('the same-origin check on signed-in changes', () => {
+  const post = (headers: Record<string, string>) => call({ path: '/api/v1/things/x/echo', method: 'POST', body: '{"word":"hi"}', headers });
+
+  it('refuses a cookie-signed POST from another site, and lets this site and scripts through', async () => {
+    const evil = await post({ origin: 'https://evil.example' });
+    expect(evil.status).toBe(403);
+    expect(await errorOf(evil)).toEqual({ code: 'origin_refused', message: 'refused by the same-origin policy: a signed-in change must come from this site, not https://evil.example' });
+    expect((await post({ 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+    expect((await post({ origin: 'http://t.test' })).status).toBe(201);
+    expect((await post({ origin: 'https://trellis.example', 'x-forwarded-host': 'trellis.example', 'x-forwarded-proto': 'https' })).status).toBe(201);
+    expect((await post({})).status).toBe(201);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Serving the REST contract: `dispatchRest(env, routes, req)` finds the route for the request's path
- * and method and runs it. The order is fixed: who is calling (a session is checked first; a
- * service key needs the database, so the engine starts first), then the path, query, headers and
+ * and method and runs it. The order is fixed: who is calling (a service key or a session, both
+ * checked against the database, so the engine starts first), then the path, query, headers and
  * body against the route's schemas, then the handler. Errors go through `describeApiError`, so the
  * status is the one the engine error's class declares, in the body `{ error: { code, message } }`.
  */
@@ -10,6 +10,7 @@ import type { Engine } from '@trellis/engine/engine';
 import { authenticateService } from '@trellis/engine/services/registry';
 import { describeApiError } from '../errors';
 import type { ErrorBody, RestEnv, RouteSpec } from './contract';
+import { authorizeCaller } from './caller';
 import { bearer, parsePart, readBody } from './read-request';
 
 /** The engine could not be started for a reason other than a known outage (HTTP 503). */
@@ -64,13 +65,13 @@ async function run(env: RestEnv, route: RouteSpec, req: Request, raw: Record<str
   const engine = lazyEngine(env);
   let user = null;
   let apiKey: string | undefined;
-  if (route.auth === 'session') {
-    user = await env.user(req);
-    if (!user) return errorResponse(401, 'unauthorized', 'sign in to continue');
-  } else if (route.auth === 'service') {
+  if (route.auth === 'service') {
     // A wrong key is a 401 whatever else is wrong with the request.
     apiKey = bearer(req);
     await authenticateService((await engine()).db, raw.name ?? '', apiKey);
+  } else if (route.auth !== 'public') {
+    // The one access check (shared with tRPC and the live-updates stream): a token or a session.
+    user = await authorizeCaller((await engine()).db, req, () => env.session(req), route.auth, `${route.method.toUpperCase()} ${route.path}`);
   }
   const url = new URL(req.url);
   const input = {

@@ -8,7 +8,10 @@ import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpe
 import { ErrorBodySchema, type AuthKind, type RouteSpec } from './contract';
 import { FILE_NAME_HEADER } from './read-request';
 
-const SECURITY: Record<AuthKind, oas31.SecurityRequirementObject[]> = { public: [], session: [{ session: [] }], service: [{ serviceKey: [] }] };
+function security(auth: AuthKind): oas31.SecurityRequirementObject[] {
+  if (auth === 'public') return [];
+  return auth === 'service' ? [{ serviceKey: [] }] : [{ session: [] }];
+}
 
 const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBodySchema } } });
 
@@ -44,7 +47,7 @@ function operation(route: RouteSpec): ZodOpenApiOperationObject {
   return {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
-    security: SECURITY[route.auth],
+    security: security(route.auth),
     ...(Object.keys(requestParams).length ? { requestParams } : {}),
     ...(body ? { requestBody: body } : {}),
     responses: {

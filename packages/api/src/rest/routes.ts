@@ -7,6 +7,7 @@ import type { RestEnv, RouteSpec } from './contract';
 import { defineRoute } from './contract';
 import { dispatchRest } from './dispatch';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
+import { auditExportRoute } from './audit';
 import { startRunRoute } from './runs';
 import { claimJobRoute, completeJobRoute, failJobRoute } from './services';
 
@@ -24,7 +25,7 @@ export const openApiRoute = defineRoute({
 });
 
 /** The REST API's routes. */
-export const REST_ROUTES: readonly RouteSpec[] = [startRunRoute, claimJobRoute, completeJobRoute, failJobRoute, openApiRoute];
+export const REST_ROUTES: readonly RouteSpec[] = [startRunRoute, claimJobRoute, completeJobRoute, failJobRoute, auditExportRoute, openApiRoute];
 
 /** The OpenAPI 3.1 document of {@link REST_ROUTES}, built once. */
 export function openApiDocument(): OpenApiDocument {

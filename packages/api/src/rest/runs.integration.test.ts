@@ -23,7 +23,7 @@ describe('POST /api/v1/meshes/{id}/runs', () => {
     const meshId = await saveOrThrow(world, JSON.parse(WORD_SPLIT) as unknown);
     const runtime = worlds.start(world, { pools: ['default'], concurrency: 4 });
     const post = (path: string, init: RequestInit) =>
-      handleRest({ engine: () => Promise.resolve(world.engine), user: () => Promise.resolve(user) }, new Request(`http://t.test${path}`, { method: 'POST', ...init }));
+      handleRest({ engine: () => Promise.resolve(world.engine), session: () => Promise.resolve({ userId: user.id, sessionVersion: user.sessionVersion }) }, new Request(`http://t.test${path}`, { method: 'POST', ...init }));
     try {
       const raw = await post(`/api/v1/meshes/${meshId}/runs`, { body: 'one two three', headers: { 'content-type': 'text/plain', 'x-file-name': encodeURIComponent('a doc.txt') } });
       expect(raw.status).toBe(201);

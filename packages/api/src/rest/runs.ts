@@ -15,7 +15,7 @@ export const startRunRoute = defineRoute({
   method: 'post',
   path: '/api/v1/meshes/{id}/runs',
   summary: "Start a run of a mesh's latest version (or ?version=n) on a document.",
-  auth: 'session',
+  auth: 'run',
   params: z.object({ id: z.string().meta({ description: 'Mesh id.' }) }),
   query: z.object({
     version: z.coerce.number({ error: positive }).int({ error: positive }).min(1, { error: positive }).optional().meta({ description: 'Mesh version; default the latest.' }),
@@ -29,7 +29,8 @@ export const startRunRoute = defineRoute({
   },
   errors: {
     400: 'The input was refused or the mesh has findings (listed).',
-    401: 'Not signed in.',
+    401: 'Not signed in, or the session has ended.',
+    403: 'Refused by the role policy (starting runs needs designer, operator or admin).',
     404: 'No such mesh or version.',
   },
   headersOf: ({ runId }) => ({ Location: `/runs/${runId}` }),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createServiceClient, TrellisApiError } from '@trellis/sdk';
 import { addService } from '@trellis/engine/services/registry';
+import { addUser } from '@trellis/engine/users/add-user';
 import { startRun } from '@trellis/engine/runs/start-run';
 import { waitForRun } from '@trellis/engine/runs/wait-run';
 import type { Engine } from '@trellis/engine/engine';
@@ -22,7 +23,7 @@ const CHECKED = {
 function routesFetch(engine: Engine): typeof fetch {
   return (input, init) => {
     const req = new Request(input instanceof Request ? input : String(input), init);
-    return handleRest({ engine: () => Promise.resolve(engine), user: () => Promise.resolve(null) }, req);
+    return handleRest({ engine: () => Promise.resolve(engine), session: () => Promise.resolve(null) }, req);
   };
 }
 
@@ -92,9 +93,11 @@ describe('service REST API with the sdk', () => {
   it('lets an admin register a service over tRPC, whose key then claims', async () => {
     const world = await worlds.open();
     const ctx = { db: world.engine.db, engine: world.engine };
-    const admin = appRouter.createCaller({ ...ctx, user: { id: 'u1', email: 'a@x.test', name: 'A', role: 'admin' } });
-    const member = appRouter.createCaller({ ...ctx, user: { id: 'u2', email: 'm@x.test', name: 'M', role: 'member' } });
-    await expect(member.services.add({ name: 'records-check' })).rejects.toThrow(/only an admin/);
+    const a = await addUser(world.engine.db, { email: 'a@x.test', role: 'admin', password: 'password-for-tests' });
+    const d = await addUser(world.engine.db, { email: 'd@x.test', role: 'designer', password: 'password-for-tests' });
+    const admin = appRouter.createCaller({ ...ctx, session: { userId: a.id, sessionVersion: 1 } });
+    const member = appRouter.createCaller({ ...ctx, session: { userId: d.id, sessionVersion: 1 } });
+    await expect(member.services.add({ name: 'records-check' })).rejects.toThrow(/refused by the role policy: services.add needs "admin"/);
     const { apiKey } = await admin.services.add({ name: 'records-check' });
     await expect(admin.services.add({ name: 'records-check' })).rejects.toThrow(/registered already/);
     expect((await member.services.list()).map((s) => [s.name, apiKey.startsWith(s.keyPrefix)])).toEqual([['records-check', true]]);
@@ -106,6 +109,7 @@ describe('service REST API with the sdk', () => {
     const doc = openApiDocument() as unknown as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/audit',
       '/api/v1/meshes/{id}/runs',
       '/api/v1/openapi.json',
       '/api/v1/services/{name}/claim',

@@ -100,7 +100,7 @@ describe('the assistant without a model (intent matcher)', () => {
     const world = await worlds.open();
     await seed(world);
 
-    const broke = await ask(world.engine, { question: 'What broke today?', userId: 'u1' });
+    const broke = await ask(world.engine, { question: 'What broke today?', userId: 'u1', role: 'operator' });
     expect(broke).toMatchObject({ via: 'matcher', intent: 'failures' });
     const today = RUNS.filter((g) => broken(g) && g.daysAgo === 0);
     const total = today.reduce((n, g) => n + g.n, 0);
@@ -110,60 +110,60 @@ describe('the assistant without a model (intent matcher)', () => {
     for (const g of today) expect(broke.answer).toContain(`- ${g.mesh}: ${g.n} run${g.n === 1 ? '' : 's'} ${g.cause}`);
     expect(sorted(numbersIn(broke.answer))).toEqual(sorted([total, meshes, ...today.map((g) => g.n)]));
 
-    const week = await ask(world.engine, { question: 'which meshes failed this week and why?', userId: 'u1' });
+    const week = await ask(world.engine, { question: 'which meshes failed this week and why?', userId: 'u1', role: 'operator' });
     const weekTotal = RUNS.filter((g) => broken(g) && g.daysAgo < 7).reduce((n, g) => n + g.n, 0);
     expect(week.answer.split('\n')[0]).toContain(`${weekTotal} runs failed or stalled in the last 7 days`);
 
-    const why = await ask(world.engine, { question: `Why did run ${CLAIMS_RUN} fail?`, userId: 'u1' });
+    const why = await ask(world.engine, { question: `Why did run ${CLAIMS_RUN} fail?`, userId: 'u1', role: 'operator' });
     const [dead, lost] = [messagesOf(CLAIMS_RUN, 'dead'), messagesOf(CLAIMS_RUN, 'lost')];
     expect(why.answer).toContain(`Run ${CLAIMS_RUN} (claims v1) failed with cause step_code_failed at member classify.`);
     expect(why.answer).toContain(`It has ${dead} dead-lettered messages and ${lost} lost messages.`);
     // Numbers: the version (1), dead, lost, and each broken message's attempts.
     expect(sorted(numbersIn(why.answer))).toEqual(sorted([1, dead, lost, ...Array.from({ length: dead + lost }, () => ATTEMPTS)]));
 
-    const stalled = await ask(world.engine, { question: 'Is anything stuck?', userId: 'u1' });
+    const stalled = await ask(world.engine, { question: 'Is anything stuck?', userId: 'u1', role: 'operator' });
     const stalledIds = RUNS.filter((g) => g.status === 'stalled').flatMap((g) => runIds(g.tag));
     const openOf = (id: string) => MESSAGES.filter((m) => m[1] === id && ['pending', 'running', 'parked'].includes(m[3])).length;
     expect(stalled.answer.split('\n')[0]).toBe(`${stalledIds.length} runs are stalled:`);
     for (const id of stalledIds) expect(stalled.answer).toContain(`- ${id} (invoices): quiet since`);
     expect(sorted(numbersIn(stalled.answer))).toEqual(sorted([stalledIds.length, ...stalledIds.map(openOf)]));
 
-    const lostAnswer = await ask(world.engine, { question: 'Were any messages lost?', userId: 'u1' });
+    const lostAnswer = await ask(world.engine, { question: 'Were any messages lost?', userId: 'u1', role: 'operator' });
     const lostMessages = MESSAGES.filter((m) => m[3] === 'lost');
     const lostRuns = new Set(lostMessages.map((m) => m[1])).size;
     expect(lostAnswer.answer).toBe(`${lostMessages.length} messages were lost today (UTC):\n- word-split at words: ${lostMessages.length} messages in ${lostRuns} runs`);
 
-    const approvals = await ask(world.engine, { question: 'What is waiting for approval?', userId: 'u1' });
+    const approvals = await ask(world.engine, { question: 'What is waiting for approval?', userId: 'u1', role: 'operator' });
     const waiting = APPROVALS.filter(([, status]) => status === 'pending').length;
     expect(approvals.answer.split('\n')[0]).toBe(`${waiting} approval requests are waiting:`);
     expect(approvals.answer).toContain(`- claims at review: ${waiting} requests`);
     expect(sorted(numbersIn(approvals.answer))).toEqual([waiting, waiting]);
 
-    expect((await ask(world.engine, { question: 'hello there', userId: 'u1' })).intent).toBe('help');
+    expect((await ask(world.engine, { question: 'hello there', userId: 'u1', role: 'operator' })).intent).toBe('help');
   });
 
   it('finds a run by a shortened id (prefix, or prefix…suffix as run lists show it) and asks back when several match', async () => {
     const world = await worlds.open();
     await seed(world);
     const runId = CLAIMS_RUN;
-    const short = await ask(world.engine, { question: 'why did run 00000000…00a1 fail?', userId: 'u1' });
+    const short = await ask(world.engine, { question: 'why did run 00000000…00a1 fail?', userId: 'u1', role: 'operator' });
     expect(short.intent).toBe('why');
     expect(short.answer).toContain(`Run ${runId} (claims v1) failed with cause step_code_failed at member classify.`);
-    const dots = await ask(world.engine, { question: 'what went wrong with 00000000...00a1', userId: 'u1' });
+    const dots = await ask(world.engine, { question: 'what went wrong with 00000000...00a1', userId: 'u1', role: 'operator' });
     expect(dots.answer).toBe(short.answer);
-    const prefix = await ask(world.engine, { question: 'why did run 00000004 fail?', userId: 'u1' });
+    const prefix = await ask(world.engine, { question: 'why did run 00000004 fail?', userId: 'u1', role: 'operator' });
     expect(prefix.answer).toBe('Run 00000004-0000-7000-8000-0000000000e1 (claims v1) did not fail: it is done.');
 
     // 00000003 starts two runs (d1 and e1): both are named, nothing is guessed.
-    const two = await ask(world.engine, { question: 'why did run 00000003 fail?', userId: 'u1' });
+    const two = await ask(world.engine, { question: 'why did run 00000003 fail?', userId: 'u1', role: 'operator' });
     const matching = RUNS.flatMap((g) => runIds(g.tag)).filter((id) => id.startsWith('00000003')).map((id) => ({ id }));
     expect(matching).toHaveLength(2);
     expect(two.intent).toBe('why');
     expect(two.answer.split('\n')[0]).toBe('2 runs match 00000003; which one do you mean? Give more of its id:');
     for (const r of matching) expect(two.answer).toContain(`- ${r.id} (claims, `);
-    const many = await ask(world.engine, { question: 'why did run 000000 fail?', userId: 'u1' });
+    const many = await ask(world.engine, { question: 'why did run 000000 fail?', userId: 'u1', role: 'operator' });
     expect(many.answer.split('\n')[0]).toBe('More than 5 runs match 000000; which one do you mean? Give more of its id:');
-    const none = await ask(world.engine, { question: 'why did run 0abcdef1 fail?', userId: 'u1' });
+    const none = await ask(world.engine, { question: 'why did run 0abcdef1 fail?', userId: 'u1', role: 'operator' });
     expect(none.answer).toBe('No run id starts with 0abcdef1. Which run do you mean?');
   });
 });
@@ -194,7 +194,7 @@ describe('re-open through the assistant', () => {
     const { runId } = await failedRun(world);
     const engine = world.engine;
 
-    const asked = await ask(engine, { question: 'Re-open the failed runs of mesh word-split on the latest version', userId: 'u1' });
+    const asked = await ask(engine, { question: 'Re-open the failed runs of mesh word-split on the latest version', userId: 'u1', role: 'operator' });
     expect(asked.answer.split('\n')[0]).toBe('Re-open 1 run from member words on the latest saved version (v2).');
     expect(asked.proposal).toMatchObject({ runIds: [runId], version: 'latest' });
     const token = asked.proposal?.token ?? '';
@@ -202,21 +202,21 @@ describe('re-open through the assistant', () => {
     expect(await statusOf(world, runId)).toBe('failed');
 
     // Anything but an explicit yes, a forged token, or someone else's "yes" does nothing.
-    expect((await ask(engine, { question: 'hmm, maybe', confirmToken: token, userId: 'u1' })).intent).toBe('help');
-    expect((await ask(engine, { question: 'yes', userId: 'u1' })).answer).toMatch(/nothing waiting for a yes/);
+    expect((await ask(engine, { question: 'hmm, maybe', confirmToken: token, userId: 'u1', role: 'operator' })).intent).toBe('help');
+    expect((await ask(engine, { question: 'yes', userId: 'u1', role: 'operator' })).answer).toMatch(/nothing waiting for a yes/);
     const forged = `${token.split('.')[0] ?? ''}x.${token.split('.')[1] ?? ''}`;
-    expect((await ask(engine, { question: 'yes', confirmToken: forged, userId: 'u1' })).answer).toMatch(/^Nothing was done/);
-    expect((await ask(engine, { question: 'yes', confirmToken: token, userId: 'u2' })).answer).toMatch(/someone else/);
+    expect((await ask(engine, { question: 'yes', confirmToken: forged, userId: 'u1', role: 'operator' })).answer).toMatch(/^Nothing was done/);
+    expect((await ask(engine, { question: 'yes', confirmToken: token, userId: 'u2', role: 'operator' })).answer).toMatch(/someone else/);
     expect(await statusOf(world, runId)).toBe('failed');
-    const no = await ask(engine, { question: 'No', confirmToken: token, userId: 'u1' });
+    const no = await ask(engine, { question: 'No', confirmToken: token, userId: 'u1', role: 'operator' });
     expect(no).toMatchObject({ intent: 'cancel', answer: 'Cancelled, nothing was re-opened.' });
     expect(await statusOf(world, runId)).toBe('failed');
 
     // The run named by the shortened id run lists show gets the same proposal.
-    const byShort = await ask(engine, { question: `re-open run ${runId.slice(0, 8)}…${runId.slice(-4)} on the latest version`, userId: 'u1' });
+    const byShort = await ask(engine, { question: `re-open run ${runId.slice(0, 8)}…${runId.slice(-4)} on the latest version`, userId: 'u1', role: 'operator' });
     expect(byShort.proposal).toMatchObject({ runIds: [runId], version: 'latest' });
 
-    const yes = await ask(engine, { question: 'Yes', confirmToken: token, userId: 'u1' });
+    const yes = await ask(engine, { question: 'Yes', confirmToken: token, userId: 'u1', role: 'operator' });
     expect(yes.answer).toBe(`Re-opened 1 run: ${runId} (attempt 2, v2).`);
     const view = await waitForRun(engine.db, runId, { timeoutMs: 30_000 });
     await expectExactDone(engine.db, view.id);
@@ -257,22 +257,22 @@ describe('the assistant with a model (tool calls)', () => {
     const { port } = server.address() as AddressInfo;
     const model = { model: 'ops', baseUrl: `http://127.0.0.1:${port}/v1`, apiKey: undefined };
 
-    const reply = await ask(world.engine, { question: 'What broke today?', userId: 'u1' }, model);
+    const reply = await ask(world.engine, { question: 'What broke today?', userId: 'u1', role: 'operator' }, model);
     expect(reply).toMatchObject({ via: 'model', intent: 'failures' });
     expect(seen[0]?.tools).toEqual(['failures', 'why_run_failed', 'stalled_runs', 'lost_messages', 'approvals_waiting', 'propose_reopen']);
     const [n] = await rows<{ n: number }>(world.engine.db, sql`select count(*)::int as n from runs where status = 'failed' and cause = 'step_code_failed'`);
     expect(reply.answer).toBe(`word-split failed ${n?.n} times (step_code_failed).`);
 
-    const proposal = await ask(world.engine, { question: 'Please re-open them on the latest version', userId: 'u1' }, model);
+    const proposal = await ask(world.engine, { question: 'Please re-open them on the latest version', userId: 'u1', role: 'operator' }, model);
     expect(proposal.answer).toContain('Re-open 1 run from member words on the latest saved version (v2).');
     expect(proposal.proposal?.runIds).toEqual([runId]);
     expect(await statusOf(world, runId)).toBe('failed');
     // A model that cannot be reached: the matcher answers, and says so.
-    const down = await ask(world.engine, { question: 'What broke today?', userId: 'u1' }, { model: 'ops', baseUrl: 'http://127.0.0.1:1/v1', apiKey: undefined });
+    const down = await ask(world.engine, { question: 'What broke today?', userId: 'u1', role: 'operator' }, { model: 'ops', baseUrl: 'http://127.0.0.1:1/v1', apiKey: undefined });
     expect(down.via).toBe('matcher');
     expect(down.answer).toMatch(/^\(The assistant model ops could not answer: .+\. Answered with the built-in matcher\.\)\n1 run failed or stalled today/);
 
-    const yes = await ask(world.engine, { question: 'yes', confirmToken: proposal.proposal?.token ?? '', userId: 'u1' }, model);
+    const yes = await ask(world.engine, { question: 'yes', confirmToken: proposal.proposal?.token ?? '', userId: 'u1', role: 'operator' }, model);
     expect(yes.answer).toContain('Re-opened 1 run');
     await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
     await expectExactDone(world.engine.db, runId);

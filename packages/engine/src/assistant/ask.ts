@@ -13,6 +13,7 @@ import type { AssistantModel } from './env';
 import { isFullRunId, matchIntent, type Intent, type Window } from './intents';
 import { askModel } from './model';
 import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, runsMatching, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
+import { ROLES_ALLOWED, roleAllows, type Role } from '../users/roles';
 
 /** A question, and the token of the proposal it may be confirming. */
 export interface AskInput {
@@ -20,6 +21,8 @@ export interface AskInput {
   /** The token of the last proposal; used only when the question is an explicit "yes". */
   confirmToken?: string;
   userId: string;
+  /** The asking person's role: the assistant proposes and performs only what it allows. */
+  role: Role;
 }
 
 /** A re-open the assistant proposes and waits for a "yes" on. */
@@ -68,15 +71,15 @@ export async function ask(engine: Engine, input: AskInput, model?: AssistantMode
   }
   if (model) {
     try {
-      return await askModel(engine, model, question, (action) => propose(engine, action, input.userId));
+      return await askModel(engine, model, question, (action) => propose(engine, action, input));
     } catch (err) {
       // The figures do not depend on the model: answer with the built-in matcher and say why.
       const why = err instanceof Error ? err.message : String(err);
-      const fallback = await askMatcher(engine, intent, input.userId);
+      const fallback = await askMatcher(engine, intent, input);
       return { ...fallback, answer: `(The assistant model ${model.model} could not answer: ${why}. Answered with the built-in matcher.)\n${fallback.answer}` };
     }
   }
-  return askMatcher(engine, intent, input.userId);
+  return askMatcher(engine, intent, input);
 }
 
 /**
@@ -105,7 +108,7 @@ async function resolveRuns(engine: Engine, refs: readonly string[]): Promise<{ i
   return { ids };
 }
 
-async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confirm' | 'cancel' }>, userId: string): Promise<AskReply> {
+async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confirm' | 'cancel' }>, asker: Asker): Promise<AskReply> {
   const reply = (answer: string, name: string, proposal?: Proposal): AskReply => ({ answer, via: 'matcher', intent: name, ...(proposal ? { proposal } : {}) });
   switch (intent.kind) {
     case 'failures': {
@@ -137,7 +140,7 @@ async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confi
         const of = `${intent.meshName ? ` of mesh ${intent.meshName}` : ''}${intent.member ? ` at member ${intent.member}` : ''}`;
         return reply(`I found no failed or stalled run${of} today to re-open; name the runs by id to re-open older ones.`, 'reopen');
       }
-      const p = await propose(engine, { kind: 'reopen', runIds, version: intent.version }, userId);
+      const p = await propose(engine, { kind: 'reopen', runIds, version: intent.version }, asker);
       return reply(p.text, 'reopen', p.proposal);
     }
     case 'help':
@@ -145,15 +148,24 @@ async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confi
   }
 }
 
+/** Who is asking: the assistant acts for them, within their role. */
+export type Asker = Pick<AskInput, 'userId' | 'role'>;
+
+/** The role policy's answer when the asker may not re-open runs. */
+function reopenRefusal(role: Role): string {
+  return `Refused by the role policy: re-opening runs needs "operate" (${ROLES_ALLOWED.operate.join(', ')}); you are ${role}. Nothing was done.`;
+}
+
 /** Previews a re-open and, when something would be re-opened, issues the token for it. */
-export async function propose(engine: Engine, action: ReopenAction, userId: string): Promise<{ text: string; proposal?: Proposal }> {
+export async function propose(engine: Engine, action: ReopenAction, asker: Asker): Promise<{ text: string; proposal?: Proposal }> {
+  if (!roleAllows(asker.role, 'operate')) return { text: reopenRefusal(asker.role) };
   const preview = await previewReopen(engine.db, { runIds: action.runIds, version: action.version });
   const refusedLines = preview.refused.slice(0, 5).map((r) => `- ${r.runId}: ${r.reason}`);
   if (preview.runs === 0) {
     return { text: ['None of those runs can be re-opened:', ...refusedLines].join('\n') };
   }
   const runIds = preview.items.map((i) => i.runId);
-  const proposal: Proposal = { token: issueToken({ kind: 'reopen', runIds, version: action.version }, userId), summary: preview.summary, runIds, version: action.version };
+  const proposal: Proposal = { token: issueToken({ kind: 'reopen', runIds, version: action.version }, asker.userId), summary: preview.summary, runIds, version: action.version };
   const lines = [preview.summary];
   if (preview.refused.length > 0) lines.push(`${preview.refused.length} other ${preview.refused.length === 1 ? 'run is' : 'runs are'} left out:`, ...refusedLines);
   lines.push('Reply "yes" to go ahead; anything else cancels.');
@@ -162,6 +174,7 @@ export async function propose(engine: Engine, action: ReopenAction, userId: stri
 
 async function confirm(engine: Engine, input: AskInput): Promise<AskReply> {
   if (!input.confirmToken) return { answer: 'There is nothing waiting for a yes. Ask me to re-open runs first.', via: 'matcher', intent: 'confirm' };
+  if (!roleAllows(input.role, 'operate')) return { answer: reopenRefusal(input.role), via: 'matcher', intent: 'confirm' };
   let action: ReopenAction;
   try {
     action = redeemToken(input.confirmToken, input.userId);

@@ -8,10 +8,11 @@ import type { Cause } from '@trellis/mesh/causes';
 import type { Finding } from '@trellis/mesh/findings';
 
 /**
- * The HTTP statuses engine errors answer with: 400 bad input, 401 a wrong key, 404 missing, 409 a
- * conflict with the current state, 500 a step that failed, 503 a service is down, 504 a wait ran out.
+ * The HTTP statuses engine errors answer with: 400 bad input, 401 a wrong key or no session, 403 refused
+ * by the role policy, 404 missing, 409 a conflict with the current state, 429 too many attempts, 500 a
+ * step that failed, 503 a service is down, 504 a wait ran out.
  */
-export const HTTP_STATUSES = [400, 401, 404, 409, 500, 503, 504] as const;
+export const HTTP_STATUSES = [400, 401, 403, 404, 409, 429, 500, 503, 504] as const;
 /** One of {@link HTTP_STATUSES}. */
 export type HttpStatus = (typeof HTTP_STATUSES)[number];
 

@@ -3,6 +3,7 @@
  * `trs_<name-free 43 base64url chars>` (32 random bytes); only its SHA-256 is stored, and the key is
  * shown once, when the service is added.
  */
+import { appendAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/append';
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
@@ -29,16 +30,20 @@ export interface ServiceView {
  * @throws BadInputError (`bad_input`) for a name that is not 1-63 letters, digits, "-" or "_";
  *   ServiceExistsError when the name is taken.
  */
-export async function addService(db: Db, input: { name: string; userId?: string }): Promise<{ name: string; apiKey: string }> {
+export async function addService(db: Db, input: { name: string; userId?: string; actor?: AuditActor }): Promise<{ name: string; apiKey: string }> {
   const parsed = IdSchema.safeParse(input.name);
   if (!parsed.success) throw new BadInputError(`service name ${JSON.stringify(input.name)}: expected 1-63 letters, digits, "-" or "_"`);
   const apiKey = `trs_${randomBytes(32).toString('base64url')}`;
-  const added = await db
-    .insert(services)
-    .values({ name: parsed.data, keyHash: hashKey(apiKey), keyPrefix: apiKey.slice(0, 10), createdBy: input.userId ?? null })
-    .onConflictDoNothing()
-    .returning({ name: services.name });
-  if (added.length === 0) throw new ServiceExistsError(parsed.data);
+  const keyPrefix = apiKey.slice(0, 10);
+  await db.transaction(async (tx) => {
+    const added = await tx
+      .insert(services)
+      .values({ name: parsed.data, keyHash: hashKey(apiKey), keyPrefix, createdBy: input.userId ?? null })
+      .onConflictDoNothing()
+      .returning({ name: services.name });
+    if (added.length === 0) throw new ServiceExistsError(parsed.data);
+    await appendAudit(tx, { actor: input.actor ?? SYSTEM_ACTOR, action: 'service.add', target: parsed.data, detail: { keyPrefix } });
+  });
   return { name: parsed.data, apiKey };
 }
 
@@ -51,9 +56,12 @@ export async function listServices(db: Db): Promise<ServiceView[]> {
 }
 
 /** Removes a service; its waiting jobs stay until they expire with `no_worker`. @returns false when none had the name. */
-export async function removeService(db: Db, name: string): Promise<boolean> {
-  const gone = await db.delete(services).where(eq(services.name, name)).returning({ name: services.name });
-  return gone.length > 0;
+export async function removeService(db: Db, name: string, actor: AuditActor = SYSTEM_ACTOR): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const gone = await tx.delete(services).where(eq(services.name, name)).returning({ name: services.name });
+    if (gone.length > 0) await appendAudit(tx, { actor, action: 'service.remove', target: name });
+    return gone.length > 0;
+  });
 }
 
 /**

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { users } from '@trellis/db/schema/users';
+import { appendAudit, SYSTEM_ACTOR } from '../audit/append';
 import { uuidv7 } from '../kernel/ids';
 import { hashPassword } from './password';
 
@@ -27,11 +28,12 @@ export async function ensureAdmin(db: Db, input: EnsureAdminInput = {}): Promise
   const email = (input.email ?? 'admin@trellis.local').trim().toLowerCase();
   const generated = input.password ? undefined : randomBytes(12).toString('base64url');
   const password = input.password ?? generated ?? '';
-  const inserted = await db
-    .insert(users)
-    .values({ id: uuidv7(), email, name: 'Administrator', passwordHash: await hashPassword(password), role: 'admin' })
-    .onConflictDoNothing()
-    .returning({ id: users.id });
+  const passwordHash = await hashPassword(password);
+  const inserted = await db.transaction(async (tx) => {
+    const rows = await tx.insert(users).values({ id: uuidv7(), email, name: 'Administrator', passwordHash, role: 'admin' }).onConflictDoNothing().returning({ id: users.id });
+    if (rows.length > 0) await appendAudit(tx, { actor: SYSTEM_ACTOR, action: 'user.add', target: email, detail: { role: 'admin', first: true } });
+    return rows;
+  });
   // A second process starting at the same moment may have won the race; that is fine.
   if (inserted.length === 0) return { created: false };
   return generated ? { created: true, email, generatedPassword: generated } : { created: true, email };

@@ -12,7 +12,7 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   if (!user) redirect('/signin');
   return (
     <div className="flex min-h-screen flex-col">
-      <NavBar email={user.email} />
+      <NavBar email={user.email} role={user.role} />
       <div className="flex flex-1 flex-col">{children}</div>
       <AssistantPanel />
     </div>

@@ -2,6 +2,7 @@
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
 import { signOut } from 'next-auth/react';
+import type { Role } from '@trellis/engine/users/roles';
 import { LiveUpdates } from '@/components/live/live-updates';
 
 const LINKS = [
@@ -10,17 +11,21 @@ const LINKS = [
   { href: '/exceptions', label: 'Exceptions' },
   { href: '/actions', label: 'Action Center', testId: 'nav-actions' },
   { href: '/services', label: 'Services' },
+  { href: '/users', label: 'Users', adminOnly: true },
+  { href: '/audit', label: 'Audit', adminOnly: true },
 ] as const;
 
-export function NavBar({ email }: { email: string }) {
+/** The top bar: the pages the person's role can use, who is signed in (a link to their account), sign-out. */
+export function NavBar({ email, role }: { email: string; role: Role }) {
   const path = usePathname();
+  const links = LINKS.filter((l) => !('adminOnly' in l) || role === 'admin');
   return (
     <header className="flex h-12 shrink-0 items-center gap-6 border-b border-slate-200 bg-white px-4" data-testid="nav">
       <Link href="/meshes" className="font-semibold tracking-tight">
         Trellis
       </Link>
       <nav className="flex gap-1 text-sm">
-        {LINKS.map((l) => (
+        {links.map((l) => (
           <Link key={l.href} href={l.href} data-testid={'testId' in l ? l.testId : `nav-${l.label.toLowerCase()}`}
             className={`rounded px-2 py-1 ${path.startsWith(l.href) ? 'bg-slate-100 font-medium text-slate-900' : 'text-slate-600 hover:text-slate-900'}`}>
             {l.label}
@@ -29,7 +34,9 @@ export function NavBar({ email }: { email: string }) {
       </nav>
       <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
         <LiveUpdates />
-        <span data-testid="nav-user">{email}</span>
+        <Link href="/account" className="hover:text-slate-900" data-testid="nav-user" title={`Signed in as ${role}`}>
+          {email}
+        </Link>
         <button type="button" onClick={() => void signOut({ callbackUrl: '/signin' })} className="rounded px-2 py-1 hover:bg-slate-100" data-testid="nav-signout">
           Sign out
         </button>

@@ -5,11 +5,11 @@
 import { z } from 'zod';
 import { actOnItem } from '@trellis/engine/ops/action-items';
 import { RunIdSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { operatorProcedure } from '../../trpc';
 
 const ItemId = z.string().min(1).max(200);
 
-export const act = protectedProcedure
+export const act = operatorProcedure
   .input(
     z.discriminatedUnion('action', [
       z.object({ itemId: ItemId, action: z.literal('acknowledge') }),

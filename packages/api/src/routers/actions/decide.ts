@@ -1,9 +1,9 @@
 /** actions.decide: approve or reject a parked output (a rejection needs a comment). */
 import { z } from 'zod';
 import { decideApproval } from '@trellis/engine/approvals/decide';
-import { protectedProcedure } from '../../trpc';
+import { operatorProcedure } from '../../trpc';
 
-export const decide = protectedProcedure
+export const decide = operatorProcedure
   .input(
     z.object({
       approvalId: z.string().min(1).max(200),

@@ -1,9 +1,9 @@
 /** actions.list: Action Center items (failure groups and approval requests) with their runs and history. */
 import { z } from 'zod';
 import { listActionItems } from '@trellis/engine/ops/action-items';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const list = protectedProcedure
+export const list = viewerProcedure
   .input(
     z.object({
       state: z.enum(['active', 'resolved', 'all']).default('active'),

@@ -1,8 +1,8 @@
 /** actions.people: who an item can be assigned to. */
 import { z } from 'zod';
 import { listPeople } from '@trellis/engine/ops/list-people';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const people = protectedProcedure
+export const people = viewerProcedure
   .output(z.array(z.object({ id: z.string(), name: z.string(), email: z.string() })))
   .query(({ ctx }) => listPeople(ctx.db));

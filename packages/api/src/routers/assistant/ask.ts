@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { ask as askAssistant } from '@trellis/engine/assistant/ask';
 import { loadAssistantModel } from '@trellis/engine/assistant/env';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const ask = protectedProcedure
+export const ask = viewerProcedure
   .input(
     z.object({
       question: z.string().trim().min(1, 'question: expected some text').max(2000),
@@ -26,5 +26,5 @@ export const ask = protectedProcedure
     }),
   )
   .mutation(({ ctx, input }) =>
-    askAssistant(ctx.engine, { question: input.question, userId: ctx.user.id, ...(input.confirmToken ? { confirmToken: input.confirmToken } : {}) }, loadAssistantModel()),
+    askAssistant(ctx.engine, { question: input.question, userId: ctx.user.id, role: ctx.user.role, ...(input.confirmToken ? { confirmToken: input.confirmToken } : {}) }, loadAssistantModel()),
   );

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { CAUSES } from '@trellis/mesh/causes';
 import { exceptionsFeed } from '@trellis/engine/ops/exceptions-feed';
 import { MeshIdSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
 const DAY = 86_400_000;
 
-export const feed = protectedProcedure
+export const feed = viewerProcedure
   .input(
     z
       .object({ from: z.date(), to: z.date(), meshId: MeshIdSchema.optional() })

@@ -6,9 +6,9 @@ import { z } from 'zod';
 import { saveMesh } from '@trellis/engine/meshes/save-mesh';
 import { IdSchema, MESH_FORMAT } from '@trellis/mesh/schema';
 import { SaveResultSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { designerProcedure } from '../../trpc';
 
-export const create = protectedProcedure
+export const create = designerProcedure
   .input(z.object({ name: IdSchema, description: z.string().max(4000).optional() }))
   .output(SaveResultSchema)
   .mutation(({ ctx, input }) =>

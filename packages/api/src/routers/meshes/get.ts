@@ -4,9 +4,9 @@ import { MeshNotFoundError } from '@trellis/engine/errors';
 import { getMesh } from '@trellis/engine/meshes/get-mesh';
 import { MeshSchema } from '@trellis/mesh/schema';
 import { MeshIdSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const get = protectedProcedure
+export const get = viewerProcedure
   .input(z.object({ meshId: MeshIdSchema, version: z.number().int().positive().optional() }))
   .output(
     z.object({

@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import { saveMesh } from '@trellis/engine/meshes/save-mesh';
 import { SaveResultSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { designerProcedure } from '../../trpc';
 
 /** Mesh files are small; 5 MB of JSON is far beyond any mesh a person draws. */
 const MAX_FILE_CHARS = 5 * 1024 * 1024;
 
-export const importMesh = protectedProcedure
+export const importMesh = designerProcedure
   .input(z.object({ text: z.string().max(MAX_FILE_CHARS, 'the mesh file is larger than 5 MB') }))
   .output(SaveResultSchema)
   .mutation(({ ctx, input }) => saveMesh(ctx.db, { definition: input.text, baseVersion: 0, userId: ctx.user.id }));

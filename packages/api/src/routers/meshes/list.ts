@@ -1,9 +1,9 @@
 /** meshes.list: every mesh with its latest version, most recently changed first. */
 import { z } from 'zod';
 import { listMeshes } from '@trellis/engine/meshes/list-meshes';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const list = protectedProcedure
+export const list = viewerProcedure
   .output(
     z.array(
       z.object({

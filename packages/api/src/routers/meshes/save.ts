@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { saveMesh } from '@trellis/engine/meshes/save-mesh';
 import { MeshIdSchema, SaveResultSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { designerProcedure } from '../../trpc';
 
-export const save = protectedProcedure
+export const save = designerProcedure
   .input(z.object({ meshId: MeshIdSchema, baseVersion: z.number().int().nonnegative(), definition: z.unknown() }))
   .output(SaveResultSchema)
   .mutation(({ ctx, input }) => saveMesh(ctx.db, { ...input, userId: ctx.user.id }));

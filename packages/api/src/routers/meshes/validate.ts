@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { checkMesh } from '@trellis/engine/meshes/check-mesh';
 import { FindingSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const validate = protectedProcedure
+export const validate = viewerProcedure
   .input(z.object({ definition: z.unknown() }))
   .output(z.object({ readable: z.boolean(), findings: z.array(FindingSchema) }))
   .query(({ ctx, input }) => checkMesh(ctx.db, input.definition));

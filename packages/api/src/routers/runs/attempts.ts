@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { RunNotFoundError } from '@trellis/engine/errors';
 import { listRunAttempts } from '@trellis/engine/runs/list-run-attempts';
 import { RunIdSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const attempts = protectedProcedure
+export const attempts = viewerProcedure
   .input(z.object({ runId: RunIdSchema }))
   .output(
     z.array(

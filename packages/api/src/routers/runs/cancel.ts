@@ -6,9 +6,9 @@
 import { z } from 'zod';
 import { cancelRun } from '@trellis/engine/runs/cancel-run';
 import { RunIdSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { operatorProcedure } from '../../trpc';
 
-export const cancel = protectedProcedure
+export const cancel = operatorProcedure
   .input(z.object({ runId: RunIdSchema, reason: z.string().max(500).optional() }))
   .output(z.object({ runId: z.string(), status: z.literal('cancelled'), runs: z.array(z.string()), messages: z.number().int() }))
   .mutation(({ ctx, input }) => cancelRun(ctx.engine, { runId: input.runId, reason: input.reason, userId: ctx.user.id }));

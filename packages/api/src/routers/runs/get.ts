@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { RunNotFoundError } from '@trellis/engine/errors';
 import { getRun } from '@trellis/engine/runs/get-run';
 import { MemberCountsSchema, RunIdSchema, RunSummarySchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const get = protectedProcedure
+export const get = viewerProcedure
   .input(z.object({ runId: RunIdSchema }))
   .output(
     RunSummarySchema.extend({

@@ -6,11 +6,11 @@ import { z } from 'zod';
 import { CAUSES } from '@trellis/mesh/causes';
 import { RUN_SORTS, searchRuns } from '@trellis/engine/ops/search-runs';
 import { MeshIdSchema, RUN_STATUSES, RunSummarySchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
 export const SEVERITIES = ['critical', 'project', 'capacity'] as const;
 
-export const list = protectedProcedure
+export const list = viewerProcedure
   .input(
     z.object({
       status: z.enum(RUN_STATUSES).optional(),

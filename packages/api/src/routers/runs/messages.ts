@@ -2,9 +2,9 @@
 import { z } from 'zod';
 import { listMessages } from '@trellis/engine/runs/list-messages';
 import { MESSAGE_STATUSES, RunIdSchema } from '../../schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const messages = protectedProcedure
+export const messages = viewerProcedure
   .input(
     z.object({
       runId: RunIdSchema,

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { previewReopen } from '@trellis/engine/runs/reopen-run';
 import { ReopenInputSchema, ReopenItemSchema, ReopenRefusalSchema } from './reopen-schemas';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const reopenPreview = protectedProcedure
+export const reopenPreview = viewerProcedure
   .input(ReopenInputSchema)
   .output(
     z.object({

@@ -7,9 +7,9 @@
 import { z } from 'zod';
 import { reopenRuns } from '@trellis/engine/runs/reopen-run';
 import { ReopenInputSchema, ReopenItemSchema, ReopenRefusalSchema } from './reopen-schemas';
-import { protectedProcedure } from '../../trpc';
+import { operatorProcedure } from '../../trpc';
 
-export const reopen = protectedProcedure
+export const reopen = operatorProcedure
   .input(ReopenInputSchema)
   .output(
     z.object({

@@ -1,11 +1,14 @@
 /**
- * Live updates as Server-Sent Events, for signed-in people only. Each SSE message (`event: trellis`)
+ * Live updates as Server-Sent Events, for signed-in people (every role) and API tokens with scope
+ * `read` (`Authorization: Bearer trl_…`). Each SSE message (`event: trellis`)
  * carries a batch of the engine's events (run status changed, run failed, action item changed,
  * counts moved) as the orchestrator publishes them on Redis pub/sub; pages refetch what they show.
  * A comment line every 15 s keeps proxies from closing an idle stream.
  */
 import { subscribeEvents } from '@trellis/engine/events/subscribe';
-import { currentUser } from '@/server/auth';
+import { authorizeCaller } from '@trellis/api/rest/caller';
+import { describeError } from '@trellis/engine/errors';
+import { currentSession } from '@/server/auth';
 import { getRuntime } from '@/server/runtime';
 
 export const runtime = 'nodejs';
@@ -14,9 +17,14 @@ export const dynamic = 'force-dynamic';
 const PING_MS = 15_000;
 
 export async function GET(req: Request): Promise<Response> {
-  const user = await currentUser();
-  if (!user) return Response.json({ reason: 'unauthorized', message: 'sign in to continue' }, { status: 401 });
   const rt = await getRuntime();
+  try {
+    // The same check as every REST route: an API token or a live session whose role may read.
+    await authorizeCaller(rt.db, req, currentSession, 'read', 'GET /api/events');
+  } catch (err) {
+    const view = describeError(err);
+    return Response.json({ reason: view.code, message: view.message }, { status: view.status });
+  }
   const encoder = new TextEncoder();
   let cleanup: (() => void) | undefined;
   const stream = new ReadableStream<Uint8Array>({

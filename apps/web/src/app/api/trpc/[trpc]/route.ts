@@ -1,8 +1,8 @@
-/** tRPC over fetch. Every procedure sees the session's user (or null) and the shared runtime. */
+/** tRPC over fetch. Every procedure sees the session's claims (or null) and the shared runtime; trpc.ts checks them. */
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { describeApiError } from '@trellis/api/errors';
 import { appRouter } from '@trellis/api/root';
-import { currentUser } from '@/server/auth';
+import { currentSession } from '@/server/auth';
 import { getRuntime } from '@/server/runtime';
 
 export const runtime = 'nodejs';
@@ -15,8 +15,8 @@ function handler(req: Request): Promise<Response> {
     router: appRouter,
     allowMethodOverride: true,
     createContext: async () => {
-      const [user, rt] = await Promise.all([currentUser(), getRuntime()]);
-      return { user, db: rt.db, engine: rt.engine };
+      const [session, rt] = await Promise.all([currentSession(), getRuntime()]);
+      return { session, db: rt.db, engine: rt.engine };
     },
     onError: ({ error, path }) => {
       // Engine errors with a known status (a conflict, a missing run) are answers, not faults: only
