@@ -84,7 +84,7 @@ export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan
   const base = { msg, plan, member, leaseToken: msg.leaseToken };
   if (member.kind === 'workflow') {
     const run = { messageId: msg.id, signal: lease.signal, guard: () => lease.guard() };
-    const ctx = { variables: engine.variables, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run };
+    const ctx = { policy: engine.guard, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run };
     return { ...base, items: await runWorkflow(member, msg, ctx) };
   }
   if (member.kind !== 'agent' || msg.void) return { ...base, items: executeMember(member, msg) };
@@ -100,7 +100,7 @@ export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan
   stopped.catch(() => undefined);
   try {
     await lease.guard();
-    const payload = await Promise.race([engine.runAgent(member, msg.payload, signal, { idempotencyKey: msg.id }), deadline, stopped]);
+    const payload = await Promise.race([engine.runAgent(member, msg.payload, signal, { idempotencyKey: msg.id, guard: engine.guard }), deadline, stopped]);
     return { ...base, items: [{ payload, frames: msg.frames, void: false }] };
   } finally {
     clearTimeout(timer);
