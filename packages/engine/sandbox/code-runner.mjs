@@ -1,4 +1,4 @@
-// The code step's sandbox process (started by src/exec/code-sandbox.ts, never imported).
+// The code step's sandbox process (started by src/members/workflow/steps/code-sandbox.ts, never imported).
 //
 // Runs one piece of JavaScript in an isolated-vm isolate: a separate V8 heap with no Node APIs at
 // all (no process, require, import, fs, net, timers), a heap limit and a time limit. This process

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@trellis/db/client';
-import { REPO_ROOT } from '../env';
+import { REPO_ROOT } from '../kernel/env';
 import { guardedFetch, loadEgressPolicy, type EgressPolicy } from './egress';
 import { keyOf, type SecretsKey } from './secret-key';
 import { connectionUrl, secretForHost } from './secrets';

@@ -3,7 +3,7 @@
  * `connections`, `egress`, `sql-role`, `sandbox`) and the message says what was refused and how an
  * admin may allow it. Step runners turn it into a non-retryable `step_code_failed`.
  */
-import { EngineError } from '../errors';
+import { EngineError } from '../kernel/errors';
 
 /** The policies a refusal may name. */
 export type PolicyName = 'secrets' | 'connections' | 'egress' | 'sql-role' | 'sandbox';

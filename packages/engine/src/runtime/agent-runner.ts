@@ -1,10 +1,10 @@
 /** Plugs the agent executor (src/agents) into the engine's `runAgent` seam. */
-import { StepError } from '../errors';
-import { runAgent } from '../agents/run-agent';
+import { StepError } from '../kernel/errors';
+import { runAgent } from '../members/agent/run-agent';
 import { asPolicyRefusal } from '../policy/egress';
 import { PolicyRefusedError } from '../policy/refusal';
 import type { Guard } from '../policy/guard';
-import type { AgentRunner } from './context';
+import type { AgentRunner } from '../kernel/engine';
 
 /**
  * The agent runner used by the CLI, the web server and the worker processes: the built-in demo or

@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { saveOrThrow, useWorlds } from '../../test/harness';
-import { REPO_ROOT } from '../env';
+import { REPO_ROOT } from '../kernel/env';
 import { saveMesh } from '../meshes/save-mesh';
 import { resolveSandbox } from '../policy/sandbox-dir';
 import { listMessages } from '../runs/list-messages';

@@ -12,7 +12,7 @@ import { agentRunner } from '../runtime/agent-runner';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 import { startListener, type Listener } from './listener';
 
 // What the attacker is after: the value of a server variable (NEXTAUTH_SECRET signs sessions).

@@ -10,7 +10,7 @@ import { saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 
 const flow = (steps: unknown[]) => ({ format: 'trellis.mesh/v1', name: 'sql-attack', members: [{ id: 'flow', kind: 'workflow', head: true, steps }], channels: [] });
 const step = (query: string, write = false) => ({ type: 'sql', connection: 'trellis', query, write });
