@@ -20,6 +20,12 @@ import { feed } from './routers/exceptions/feed';
 import { ask } from './routers/assistant/ask';
 import { add as addService } from './routers/services/add';
 import { list as listServices } from './routers/services/list';
+import { list as listSecrets } from './routers/secrets/list';
+import { set as setSecret } from './routers/secrets/set';
+import { remove as removeSecret } from './routers/secrets/remove';
+import { list as listEgress } from './routers/egress/list';
+import { allow as allowEgress } from './routers/egress/allow';
+import { remove as removeEgress } from './routers/egress/remove';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -29,6 +35,8 @@ export const appRouter = router({
   services: router({ list: listServices, add: addService }),
   actions: router({ list: listActions, act, decide, people }),
   assistant: router({ ask }),
+  secrets: router({ list: listSecrets, set: setSecret, remove: removeSecret }),
+  egress: router({ list: listEgress, allow: allowEgress, remove: removeEgress }),
 });
 
 export type AppRouter = typeof appRouter;

@@ -8,7 +8,7 @@ import type { Db } from '@trellis/db/client';
 import { REPO_ROOT } from '../kernel/env';
 import { guardedFetch, loadEgressPolicy, type EgressPolicy } from './egress';
 import { keyOf, type SecretsKey } from './secret-key';
-import { connectionUrl, secretForHost } from './secrets';
+import { connectionUrl, secretForHost, setSecret, type SecretInfo, type SecretKind } from './secrets';
 import { resolveSandbox, type SandboxSettings } from './sandbox-dir';
 
 /** How the guard is set up; every field has a default. */
@@ -43,6 +43,12 @@ export interface Guard {
   sandbox(): SandboxSettings;
   /** `text` with every secret value this guard handed out replaced by `[secret NAME]`. */
   redact(text: string): string;
+  /**
+   * Stores (creates or replaces) a secret or named connection sealed under this install's key;
+   * for admin surfaces only (tRPC, CLI). Never returns the value.
+   * @throws Error naming the field (see secrets.ts `setSecret`).
+   */
+  store(entry: { kind: SecretKind; name: string; value: string; hosts?: readonly string[]; by: string }): Promise<SecretInfo>;
 }
 
 /** The guard of one engine over `db`. */
@@ -70,6 +76,7 @@ export function createGuard(db: Db, settings: Partial<SecuritySettings> = {}): G
       sandbox ??= resolveSandbox({ root: settings.sandboxRoot, user: settings.sandboxUser, appRoot: REPO_ROOT });
       return sandbox;
     },
+    store: (entry) => setSecret(db, key, entry),
     redact(text) {
       let out = text;
       for (const [value, name] of handedOut) out = out.split(value).join(`[secret ${name}]`);
