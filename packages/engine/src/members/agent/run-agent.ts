@@ -89,6 +89,7 @@ export async function runAgent(member: AgentMember, payload: unknown, options: R
     connectTimeoutMs: options.toolTimeouts?.connectMs ?? 10_000,
     callTimeoutMs: options.toolTimeouts?.callMs ?? 60_000,
     ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   try {
     const output = await loop(member, payload, options, { client, spend, tools });
