@@ -3,7 +3,7 @@
  * message names the part and field, e.g. `query.wait: Too big: expected number to be <=30`.
  */
 import type { z } from 'zod';
-import { BadInputError } from '@trellis/engine/kernel/errors';
+import { BadInputError } from '@trellis/engine/errors';
 import type { BodySpec, FileUpload } from './contract';
 
 /** The header that names a document sent as the raw body (URL-encoded). */

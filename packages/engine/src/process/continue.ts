@@ -6,14 +6,13 @@
  * (the rows are the outbox; the relay re-adds any job lost in between).
  */
 import { sql } from 'drizzle-orm';
-import { enqueue } from '../kernel/queues';
 import { parseFrames } from '../plan/frames';
 import { plansForRuns, type Plan } from '../plan/plan';
 import { commit, type CommitResult } from './commit';
 import type { Claimed } from './types';
 import type { Engine } from '../kernel/engine';
-import { finalizeRuns } from '../lifecycle/finalize';
 import { rows, type Queryable } from '../kernel/sql';
+import { kindOf } from '../members/index';
 
 /** A parked message's run plan, read before the transaction (the embedded database allows one query at a time). */
 export async function planOfMessage(engine: Engine, runId: string): Promise<Plan | undefined> {
@@ -45,26 +44,9 @@ export async function continueParked(
   const msg: Claimed = { ...row, frames: parseFrames(row.frames) };
   const member = plan.members.get(msg.member);
   if (!member) throw new Error(`member ${msg.member} is not in mesh ${plan.mesh.name}`);
-  // A nested mesh with `output: 'merge'` spreads the child's answer over the parent's payload.
-  const merge = member.kind === 'mesh' && member.output === 'merge' && isRecord(payload) && isRecord(msg.payload);
-  const out = merge ? { ...(msg.payload as Record<string, unknown>), ...payload } : payload;
+  // The member's kind may shape the answer (a nested mesh with `output: 'merge'` spreads it over the payload).
+  const kind = kindOf(member);
+  const out = kind.resume ? kind.resume(member, msg.payload, payload) : payload;
   const prepared = { msg, plan, member, items: [{ payload: out, frames: msg.frames, void: false }], leaseToken: null };
   return commit(tx, [], [prepared], new Map([[msg.runId, plan]]), engine.config.maxDepth);
-}
-
-/** After commit: adds the children's jobs and ends runs that have nothing left. Errors are left to the relay and sweep. */
-export async function publishCommitted(engine: Engine, result: CommitResult | undefined): Promise<void> {
-  if (!result) return;
-  try {
-    await enqueue(engine, result.children.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
-    await finalizeRuns(engine.db, result.quiet);
-  } catch (err) {
-    engine.log.warn('after continuing a parked message: left for the relay and the sweep', {
-      error: err instanceof Error ? err.message : String(err),
-    });
-  }
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
