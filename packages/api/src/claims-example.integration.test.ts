@@ -25,7 +25,7 @@ import { addService } from '@trellis/engine/services/registry';
 import { rows } from '@trellis/engine/sql';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
 import { startClaimsModel, type ClaimsModel } from '../../engine/test/claims-model';
-import { openWorld, saveOrThrow, type TestWorld } from '../../engine/test/harness';
+import { allowInternal, openWorld, saveOrThrow, storeSecret, type TestWorld } from '../../engine/test/harness';
 import { handleRest } from './rest/routes';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -39,7 +39,7 @@ function onModelServer(model: ClaimsModel): MeshFile {
   const mesh = JSON.parse(read('examples/meshes/claims-intake.json').toString('utf8')) as MeshFile;
   for (const m of mesh.members) {
     for (const step of m.steps ?? []) {
-      if (step.type === 'agent') Object.assign(step, { model: 'keywords', provider: { baseUrl: model.baseUrl, apiKeyEnv: 'CLAIMS_MODEL_KEY' } });
+      if (step.type === 'agent') Object.assign(step, { model: 'keywords', provider: { baseUrl: model.baseUrl, apiKeySecret: 'CLAIMS_MODEL_KEY' } });
     }
   }
   return mesh;
@@ -129,8 +129,12 @@ describe('claims example', () => {
     const model = await startClaimsModel();
     cleanups.push(() => model.close());
     // The claims table goes in Trellis's own database (the SQL steps' connection `trellis`): no URL to set.
-    world = await openWorld('postgres', { runAgent: agentRunner({ CLAIMS_MODEL_KEY: 'local-key' }), variables: {} });
+    world = await openWorld('postgres', { runAgent: agentRunner() });
     const engine = world.engine;
+    // The model server is local: an admin allows it by name, and its key is a secret for that host only.
+    const modelHost = new URL(model.baseUrl).host;
+    await allowInternal(world, modelHost);
+    await storeSecret(world, 'secret', 'CLAIMS_MODEL_KEY', 'local-key', [modelHost]);
     await saveOrThrow(world, JSON.parse(read('examples/meshes/bill-lines.json').toString('utf8')));
     await saveOrThrow(world, onModelServer(model));
     const { apiKey } = await addService(engine.db, { name: 'records-check' });
@@ -161,7 +165,7 @@ describe('claims example', () => {
       expect({ name, status: view.status, cause: view.cause }).toEqual({ name, status: 'done', cause: null });
     }
 
-    const written = await rows<ClaimRow>(engine.db, sql`select * from claims order by claim_id`);
+    const written = await rows<ClaimRow>(engine.db, sql`select * from mesh_data.claims order by claim_id`);
     expect(written.map((r) => r.claim_id)).toEqual(['CLM-1001', 'CLM-1002', 'CLM-1003']);
     const [a, b, c] = written;
     expect(a).toMatchObject({
@@ -205,12 +209,12 @@ describe('claims example', () => {
     // The same email again: the SQL step upserts, so the claim is still one row.
     const again = await startRun(engine, { meshName: 'claims-intake', input: { name: 'clm-1002.eml', bytes: read('examples/claims/clm-1002.eml') } });
     expect((await waitForRun(engine.db, again.runId, { timeoutMs: 60_000 })).status).toBe('done');
-    const counted = await rows<{ n: number }>(engine.db, sql`select count(*)::int as n from claims where claim_id = 'CLM-1002'`);
+    const counted = await rows<{ n: number }>(engine.db, sql`select count(*)::int as n from mesh_data.claims where claim_id = 'CLM-1002'`);
     expect(counted[0]?.n).toBe(1);
   }, 240_000);
 
   it('assembles a claim from the files that arrived when one file is routed nowhere, and the trail shows the skipped one', async () => {
-    world = await openWorld('postgres', { runAgent: agentRunner({}), variables: {} });
+    world = await openWorld('postgres', { runAgent: agentRunner() });
     await saveOrThrow(world, JSON.parse(read('examples/meshes/bill-lines.json').toString('utf8')));
     // A variant where only unsure files go to review: a confident `other` has no channel to take.
     const mesh = JSON.parse(read('examples/meshes/claims-intake.json').toString('utf8')) as { channels: { from: string; to: string; when?: string }[] };
@@ -236,7 +240,7 @@ describe('claims example', () => {
     const { runId } = await startRun(world.engine, { meshName: 'claims-intake', input: { name: 'clm-1004.eml', text: email } });
     const view = await waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
     expect({ status: view.status, cause: view.cause }).toEqual({ status: 'done', cause: null });
-    const [row] = await rows<ClaimRow>(world.engine.db, sql`select * from claims where claim_id = 'CLM-1004'`);
+    const [row] = await rows<ClaimRow>(world.engine.db, sql`select * from mesh_data.claims where claim_id = 'CLM-1004'`);
     expect(row?.files.map((f) => [f.file_name, f.kind])).toEqual([['claim-form.txt', 'claim form']]);
     const trail = await rows<{ member: string; error: string; file: string }>(
       world.engine.db,
@@ -249,8 +253,8 @@ describe('claims example', () => {
 
   it.each(['pglite', 'postgres'] as const)('is seeded with the examples, runs on the demo model as the web app does on %s with no URL set, and rejects an input that is not an email', async (kind) => {
     // The runner the web app and the workers use: `demo` is the deterministic schema-filling demo.
-    // No variables: the SQL steps write to Trellis's own database, embedded or Postgres.
-    world = await openWorld(kind, { runAgent: agentRunner({}), variables: {} });
+    // No settings: the SQL steps write to Trellis's own database (schema mesh_data), embedded or Postgres.
+    world = await openWorld(kind, { runAgent: agentRunner() });
     const seeded = await seedExampleMeshes(world.engine.db, `${REPO}examples/meshes`);
     expect(seeded.seeded).toEqual(expect.arrayContaining(['bill-lines', 'claims-intake']));
     expect(seeded.refused).toEqual([]);
@@ -263,7 +267,7 @@ describe('claims example', () => {
     // The demo names the kind the text mentions first, with confidence 0.9: no review, no service needed for CLM-1001.
     const demo = await startRun(world.engine, { meshName: 'claims-intake', input: { name: 'clm-1001.eml', bytes: read('examples/claims/clm-1001.eml') } });
     expect((await waitForRun(world.engine.db, demo.runId, { timeoutMs: 60_000 })).status).toBe('done');
-    const [row] = await rows<ClaimRow>(world.engine.db, sql`select * from claims`);
+    const [row] = await rows<ClaimRow>(world.engine.db, sql`select * from mesh_data.claims`);
     expect(row).toMatchObject({ claim_id: 'CLM-1001', bill_total: '515.50', bill_lines: 3, bill_totals_match: true, reviewed: false });
     expect(row?.files.map((f) => [f.file_name, f.kind, f.confidence])).toEqual([
       ['claim-form.txt', 'claim form', 0.9],

@@ -33,6 +33,12 @@ import { list as listTokens } from './routers/tokens/list';
 import { revoke as revokeToken } from './routers/tokens/revoke';
 import { list as listAudit } from './routers/audit/list';
 import { verify as verifyAudit } from './routers/audit/verify';
+import { list as listSecrets } from './routers/secrets/list';
+import { set as setSecret } from './routers/secrets/set';
+import { remove as removeSecret } from './routers/secrets/remove';
+import { list as listEgress } from './routers/egress/list';
+import { allow as allowEgress } from './routers/egress/allow';
+import { remove as removeEgress } from './routers/egress/remove';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -46,6 +52,8 @@ export const appRouter = router({
   account: router({ me, changePassword }),
   audit: router({ list: listAudit, verify: verifyAudit }),
   tokens: router({ list: listTokens, create: createToken, createService: createServiceToken, revoke: revokeToken }),
+  secrets: router({ list: listSecrets, set: setSecret, remove: removeSecret }),
+  egress: router({ list: listEgress, allow: allowEgress, remove: removeEgress }),
 });
 
 export type AppRouter = typeof appRouter;

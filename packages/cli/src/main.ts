@@ -8,6 +8,15 @@ import { cancelCommand } from './commands/cancel';
 import { reopenCommand } from './commands/reopen';
 import { runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
+import {
+  egressAllowCommand,
+  egressListCommand,
+  egressRemoveCommand,
+  secretListCommand,
+  secretRemoveCommand,
+  secretRotateKeyCommand,
+  secretSetCommand,
+} from './commands/secret';
 import { serviceAddCommand, serviceListCommand, serviceRemoveCommand } from './commands/service';
 import { orchestratorCommand, workerCommand } from './commands/serve';
 import { userAddCommand, userDisabledCommand, userListCommand, userPasswordCommand, userRemoveCommand, userRoleCommand } from './commands/user';
@@ -72,6 +81,25 @@ program
   .option('--reason <text>', 'why, shown on the run')
   .option('--json', 'print { runId, status, runs, messages } as JSON')
   .action(action((runId: string, opts: { reason?: string; json?: boolean }) => cancelCommand(runId, opts)));
+
+for (const kind of ['secret', 'connection'] as const) {
+  const group = program.command(kind).description(kind === 'secret' ? 'secrets steps may send, each only to its hosts (admins)' : 'named SQL connections (database URLs) for SQL steps (admins)');
+  const set = group.command('set').description(`store a ${kind}; the value is read from stdin and never printed`).argument('<name>');
+  if (kind === 'secret') set.requiredOption('--hosts <hosts>', 'comma-separated hosts the secret may be sent to (name, name:port or *.domain)');
+  set.action(action((name: string, opts: { hosts?: string }) => secretSetCommand(kind, name, opts)));
+  group.command('list').description(`list ${kind}s (names and hosts, never values)`).option('--json', 'print JSON').action(action((opts: { json?: boolean }) => secretListCommand(kind, opts)));
+  group.command('remove').argument('<name>').description(`delete a ${kind}`).action(action((name: string) => secretRemoveCommand(kind, name)));
+  if (kind === 'secret') group.command('rotate-key').description('re-seal every secret and connection under a fresh key').action(action(() => secretRotateKeyCommand()));
+}
+
+const egress = program.command('egress').description("the install's egress policy: which hosts steps, agents and code may reach (admins)");
+egress
+  .command('allow')
+  .argument('<pattern>', '*, *.example.com, a host or host:port')
+  .option('--internal', 'also let this exact host resolve to a loopback, private or link-local address')
+  .action(action((pattern: string, opts: { internal?: boolean }) => egressAllowCommand(pattern, opts)));
+egress.command('list').option('--json', 'print JSON').action(action((opts: { json?: boolean }) => egressListCommand(opts)));
+egress.command('remove').argument('<pattern>').action(action((pattern: string) => egressRemoveCommand(pattern)));
 
 const service = program.command('service').description('register outside services and their API keys');
 service

@@ -1,4 +1,4 @@
-// The code step's sandbox process (started by src/exec/code-sandbox.ts, never imported).
+// The code step's sandbox process (started by src/members/workflow/steps/code-sandbox.ts, never imported).
 //
 // Runs one piece of JavaScript in an isolated-vm isolate: a separate V8 heap with no Node APIs at
 // all (no process, require, import, fs, net, timers), a heap limit and a time limit. This process
@@ -6,11 +6,13 @@
 // file and isolated-vm, no writes unless granted, no child processes, no workers), so even an
 // escape from the isolate finds nothing to read and cannot write or spawn.
 //
-// stdin: one JSON object { ivmPath, source, payload, context: { messageId, idempotencyKey }, timeoutMs, memoryMb, network: string[], writeDir? }
+// stdin: one JSON object { ivmPath, source, payload, context: { messageId, idempotencyKey }, timeoutMs, memoryMb, network: string[],
+//   egress: { allow: string[], internal: string[] } (the install's egress policy), writeDir? (a fresh scratch directory the server made) }
 // stdout: one JSON line, { ok: true, value } or { ok: false, kind: 'threw'|'timeout'|'memory'|'output', message }
 import { createRequire } from 'node:module';
 import { writeFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import { egressFetch } from './egress-core.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -54,8 +56,8 @@ const answer = (fn) => async (...args) => {
 };
 const grants = [];
 if (input.network.length > 0) {
-  // A fetch for the listed hosts only; redirects are refused so a listed host cannot hand the
-  // request on to another one.
+  // A fetch for the listed hosts only, under the install's egress policy: refused ranges are
+  // checked after DNS resolution and on every redirect hop (egress-core.mjs).
   await jail.set(
     '__fetch',
     new ivm.Reference(
@@ -63,7 +65,7 @@ if (input.network.length > 0) {
         const target = new URL(String(url));
         if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`fetch: ${target.protocol} is not allowed`);
         if (!hostAllowed(target.host, input.network)) throw new Error(`fetch: host ${target.host} is not granted to this step`);
-        const res = await fetch(target, { ...(init ?? {}), redirect: 'error' });
+        const res = await egressFetch(target, { ...(init ?? {}), redirect: 'follow' }, input.egress ?? { allow: [], internal: [] });
         return { status: res.status, headers: Object.fromEntries(res.headers), body: await res.text() };
       }),
     ),

@@ -20,6 +20,9 @@ import { afterEach, expect } from 'vitest';
 import { startInProcess, type InProcessOptions } from '../src/runtime/in-process';
 import { rows, type Queryable } from '../src/kernel/sql';
 import { queueName } from '../src/kernel/queues';
+import { allowEgress } from '../src/policy/egress';
+import { keyOf } from '../src/policy/secret-key';
+import { setSecret, type SecretKind } from '../src/policy/secrets';
 
 /** Postgres server for tests; a database is created on it per test. */
 export const PG_ADMIN_URL = process.env.TRELLIS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -98,10 +101,26 @@ export interface TestWorld {
   close(): Promise<void>;
 }
 
+/** The secrets key every test engine uses unless told otherwise, so tests can store secrets its guard opens. */
+export const TEST_SECRETS_KEY = keyOf(Buffer.alloc(32, 7));
+
+/**
+ * Lets the world's steps reach local test servers: admin egress rules marking each host (`name`
+ * or `name:port`) internal. Loopback is refused otherwise (docs/security.md).
+ */
+export async function allowInternal(world: TestWorld, ...hosts: string[]): Promise<void> {
+  for (const pattern of hosts) await allowEgress(world.engine.db, { pattern, internal: true, by: 'test' });
+}
+
+/** Stores a secret (`hosts` it may go to) or a named connection the world's engine can open. */
+export async function storeSecret(world: TestWorld, kind: SecretKind, name: string, value: string, hosts: string[] = []): Promise<void> {
+  await setSecret(world.engine.db, TEST_SECRETS_KEY, { kind, name, value, hosts, by: 'test' });
+}
+
 /** Opens a fresh, migrated database of the given kind and an engine on its own queue prefix. */
 export async function openWorld(
   kind: 'postgres' | 'pglite',
-  config: Partial<EngineConfig> & Pick<EngineOptions, 'runAgent' | 'variables'> = {},
+  config: Partial<EngineConfig> & Pick<EngineOptions, 'runAgent' | 'security'> = {},
   redisUrl = REDIS_URL,
 ): Promise<TestWorld> {
   const database = kind === 'postgres' ? await createTestDatabase() : undefined;
@@ -115,6 +134,7 @@ export async function openWorld(
     log: silentLogger,
     batchesInFlight: kind === 'pglite' ? 1 : 4,
     ...config,
+    security: { secretsKey: TEST_SECRETS_KEY, ...config.security },
   });
   return {
     handle,

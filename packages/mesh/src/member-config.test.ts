@@ -47,7 +47,7 @@ describe('member settings', () => {
     expect(bad).toHaveLength(1);
     expect(bad[0]).toMatchObject({ member: 'ask', field: 'provider', severity: 'error' });
     expect(bad[0]?.message).toContain('model gpt-nonexistent-9 needs a provider (base URL); only the built-in demo model runs without one');
-    expect(findingsOf({ id: 'ask', kind: 'agent', model: 'gpt-4o-mini', provider: { baseUrl: 'https://api.example.com/v1', apiKeyEnv: 'KEY' } })).toEqual([]);
+    expect(findingsOf({ id: 'ask', kind: 'agent', model: 'gpt-4o-mini', provider: { baseUrl: 'https://api.example.com/v1', apiKeySecret: 'KEY' } })).toEqual([]);
     expect(findingsOf({ id: 'ask', kind: 'agent', model: 'demo' })).toEqual([]);
     const step = findingsOf(flow({ type: 'agent', model: 'local-llm' }));
     expect(step[0]).toMatchObject({ member: 'flow', field: 'steps[1].provider' });

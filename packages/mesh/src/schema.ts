@@ -92,6 +92,30 @@ export const EnvNameSchema = z
   .regex(/^[A-Za-z_][A-Za-z0-9_]{0,127}$/, 'expected a name of letters, digits and "_"');
 
 /**
+ * A field Trellis no longer reads because it let a mesh reach the server's own environment, files
+ * or network; any value is refused with a message naming the replacement (docs/security.md).
+ */
+function removedField(replacement: string) {
+  return z.custom<undefined>((v) => v === undefined, { message: `is no longer accepted: ${replacement}` }).optional();
+}
+
+/**
+ * A reference to a secret of the admin-managed secrets store, by name: `{"secret": "CRM_TOKEN"}`.
+ * The value never appears in the mesh; it is sent only to the hosts the secret lists.
+ */
+export const SecretRefSchema = z
+  .unknown()
+  .superRefine((v, ctx) => {
+    if (typeof v === 'string') {
+      ctx.addIssue({
+        code: 'custom',
+        message: `names the environment variable ${v}, which is no longer read: reference a secret of the secrets store instead, {"secret": "${v}"}`,
+      });
+    }
+  })
+  .pipe(z.strictObject({ secret: EnvNameSchema }, { error: 'expected {"secret": "NAME"}, a secret of the secrets store' }));
+
+/**
  * JavaScript run in a sandbox: a separate process holding a V8 isolate with no Node APIs, no
  * environment, no network and no files unless granted. `source` is the body of an async function
  * of `payload`; what it returns (JSON values only) becomes the payload, `undefined` keeps it.
@@ -103,10 +127,17 @@ export const CodeStepSchema = z.object({
   timeoutMs: z.number().int().min(10).max(600_000).default(5_000),
   /** Heap limit of the isolate, in MB (default 64, 8 to 1 024). */
   memoryMb: z.number().int().min(8).max(1024).default(64),
-  /** Hosts the code may reach with `fetch` (exact host, or host:port); none when absent. */
+  /**
+   * Hosts the code may reach with `fetch` (exact host, or host:port); none when absent. The
+   * install's egress policy applies on top (docs/security.md).
+   */
   network: z.array(HostSchema).optional(),
-  /** Absolute directory the code may write files into with `writeFile(name, text)`; none when absent. */
-  writeDir: z.string().regex(/^\//, 'expected an absolute directory path').optional(),
+  /**
+   * True gives the code `writeFile(name, text)` into a fresh, empty directory the server makes for
+   * this one step run and removes afterwards; false or absent: no file access at all.
+   */
+  scratchDir: z.boolean().optional(),
+  writeDir: removedField('the server picks the directory; set "scratchDir": true for a fresh directory of the step\'s own'),
 });
 
 /**
@@ -128,13 +159,13 @@ export const SqlParamSchema = z.union([FieldPathSchema, z.literal(IDEMPOTENCY_KE
 
 /**
  * A parameterised SQL query against a named connection: `connection` is `trellis` (Trellis's own
- * database, see {@link OWN_DATABASE_CONNECTION}; needs no URL, works on the embedded database too)
- * or the name of an environment variable holding a Postgres URL. Runs in a transaction, read-only
+ * database, see {@link OWN_DATABASE_CONNECTION}, reached as the restricted role `trellis_mesh` that
+ * owns only the schema `mesh_data`) or the name of a connection an admin stored (`trellis connection set`). Runs in a transaction, read-only
  * (`SET TRANSACTION READ ONLY`) unless `write` is true, on either kind of connection.
  */
 export const SqlStepSchema = z.object({
   type: z.literal('sql'),
-  /** `trellis`, or an environment variable holding a `postgres://…` URL (read when the step runs). */
+  /** `trellis`, or the name of an admin-managed connection holding a `postgres://…` URL (read when the step runs). */
   connection: EnvNameSchema,
   /** One SQL statement, with `$1`, `$2`, … bound to `params` in order; never built from payload text. */
   query: z.string().min(1, 'expected a SQL query'),
@@ -154,11 +185,11 @@ export const HttpStepSchema = z.object({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
   /** `https://host/path/{field}`: each `{field.path}` is replaced by that payload value, URL-encoded. */
   url: z.string().min(1, 'expected a URL template'),
-  /** Header name → name of the secret (environment variable) holding its value. */
-  headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a header name'), EnvNameSchema).optional(),
+  /** Header name → the secret of the secrets store holding its value, `{"secret": "NAME"}`. */
+  headers: z.record(z.string().regex(/^[A-Za-z0-9-]+$/, 'expected a header name'), SecretRefSchema).optional(),
   /** Payload field sent as the JSON body; the whole payload when absent (never for GET/DELETE). */
   body: FieldPathSchema.optional(),
-  /** Hosts the URL may reach (exact host, or host:port); any other is refused. */
+  /** Hosts the URL may reach (exact host, or host:port); any other is refused. The install's egress policy applies on top. */
   allowHosts: z.array(HostSchema).min(1, 'list at least one host the step may call'),
   /** Longest the request may take, in ms (default 10 000); past it: `timed_out`. */
   timeoutMs: z.number().int().min(10).max(600_000).default(10_000),
@@ -191,9 +222,16 @@ const agentFields = {
   /** Model name at the provider, e.g. `gpt-4o-mini`, or `demo` for the built-in deterministic demo. */
   model: z.string().min(1),
   instructions: z.string().default(''),
-  /** OpenAI-compatible endpoint; the key is read from the named environment variable, never stored. */
+  /**
+   * OpenAI-compatible endpoint (under the install's egress policy); the API key is the named secret
+   * of the secrets store, sent only when `baseUrl`'s host is on that secret's host list.
+   */
   provider: z
-    .object({ baseUrl: z.string().url(), apiKeyEnv: z.string().min(1).optional() })
+    .object({
+      baseUrl: z.string().url(),
+      apiKeySecret: EnvNameSchema.optional(),
+      apiKeyEnv: removedField('environment variables are not readable from a mesh; store the key with `trellis secret set NAME --hosts <host>` and set provider.apiKeySecret'),
+    })
     .optional(),
   temperature: z.number().min(0).max(2).optional(),
   /** JSON Schema of the agent's answer. */

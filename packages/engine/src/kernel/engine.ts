@@ -11,6 +11,7 @@ import { queueName } from './queues';
 import type { PlanCache } from '../plan/plan';
 import type { AgentMember } from '@trellis/mesh/schema';
 import { runDemoAgent } from './demo-agent';
+import { createGuard, type Guard, type SecuritySettings } from '../policy/guard';
 
 const demoAgent: AgentRunner = (member, payload) => Promise.resolve(runDemoAgent(member, payload));
 
@@ -75,7 +76,7 @@ export interface EngineConfig {
  * agent's tool calls (MCP `_meta`) so their outside effects can be made idempotent.
  * @throws StepError with a cause (e.g. `agent_or_model_missing`, `timed_out`, `rate_limited`).
  */
-export type AgentRunner = (member: AgentMember, payload: unknown, signal: AbortSignal, context?: { idempotencyKey?: string }) => Promise<unknown>;
+export type AgentRunner = (member: AgentMember, payload: unknown, signal: AbortSignal, context?: { idempotencyKey?: string; guard?: Guard }) => Promise<unknown>;
 
 /** Options for {@link createEngine}. */
 export interface EngineOptions extends Partial<EngineConfig> {
@@ -84,8 +85,8 @@ export interface EngineOptions extends Partial<EngineConfig> {
   log?: Logger;
   /** How agent members run; the built-in demo model only, when absent (see members/workflow/steps.ts). */
   runAgent?: AgentRunner;
-  /** Environment variables that SQL connections and HTTP header secrets name (default none). */
-  variables?: Readonly<Record<string, string | undefined>>;
+  /** The secrets key, egress default and sandbox settings (docs/security.md); see policy/guard.ts for defaults. */
+  security?: Partial<SecuritySettings>;
 }
 
 /** An open engine; `close()` releases Redis and the queues (the database belongs to the caller). */
@@ -100,8 +101,8 @@ export interface Engine {
   readonly plans: PlanCache;
   /** How agent members run. */
   readonly runAgent: AgentRunner;
-  /** Environment variables named by SQL connections and HTTP header secrets; read when a step runs, never logged. */
-  readonly variables: Readonly<Record<string, string | undefined>>;
+  /** What steps may reach (secrets, connections, egress, sandbox), each under its policy. */
+  readonly guard: Guard;
   /** The queue of a worker pool (created on first use). */
   queue(pool: string): Queue;
   close(): Promise<void>;
@@ -132,7 +133,7 @@ const DEFAULTS: EngineConfig = {
  * server can start while Redis is down. Use {@link connectEngine} to fail fast instead.
  */
 export function createEngine(options: EngineOptions): Engine {
-  const { db, redisUrl, log = stderrLogger(), runAgent = demoAgent, variables = {}, ...rest } = options;
+  const { db, redisUrl, log = stderrLogger(), runAgent = demoAgent, security, ...rest } = options;
   const config: EngineConfig = { ...DEFAULTS };
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(config, { [k]: v });
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
@@ -146,7 +147,7 @@ export function createEngine(options: EngineOptions): Engine {
     redis,
     plans: new Map(),
     runAgent,
-    variables,
+    guard: createGuard(db, security),
     queue(pool) {
       let q = queues.get(pool);
       if (!q) {

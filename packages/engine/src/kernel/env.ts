@@ -32,6 +32,11 @@ const EnvSchema = z.object({
   TRELLIS_STALLED_INTERVAL_MS: intFrom(15_000),
   TRELLIS_MAX_STALLED_COUNT: intFrom(1),
   TRELLIS_LEASE_MS: z.coerce.number().int().positive().optional(),
+  TRELLIS_SECRETS_KEY: z.string().trim().optional(),
+  TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
+  TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
+  TRELLIS_SANDBOX_ROOT: z.string().trim().optional(),
+  TRELLIS_SANDBOX_USER: z.string().trim().regex(/^[a-z_][a-z0-9_-]*$/i, 'a user name').optional(),
   // Test-only fault injection (see EngineConfig.crashAfterCommit); never set in production.
   TRELLIS_TEST_CRASH_AFTER_COMMIT: z.enum(['0', '1']).default('0'),
 });
@@ -69,11 +74,16 @@ export interface EngineEnv {
   leaseMs: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
-  /**
-   * The environment as given, for the variables agent providers name (`provider.apiKeyEnv`):
-   * read when an agent runs, never stored or logged.
-   */
-  variables: Readonly<Record<string, string | undefined>>;
+  /** TRELLIS_SECRETS_KEY: the secrets store's key as text (64 hex or base64 of 32 bytes), when set. */
+  secretsKeyText: string | undefined;
+  /** Where the generated key lives when TRELLIS_SECRETS_KEY is unset (TRELLIS_SECRETS_KEY_FILE, default `<data dir>/../secrets.key`). */
+  secretsKeyFile: string;
+  /** Egress host patterns allowed while an admin has set no rules (TRELLIS_EGRESS_ALLOW, comma-separated; default `*`, any public host). */
+  egressDefault: string[];
+  /** TRELLIS_SANDBOX_ROOT: where code steps' scratch directories are made (default `<tmpdir>/trellis-sandbox`). */
+  sandboxRoot: string | undefined;
+  /** TRELLIS_SANDBOX_USER: the user sandboxes run as when Trellis runs as root (default `nobody`). */
+  sandboxUser: string | undefined;
 }
 
 /**
@@ -103,7 +113,11 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     maxStalledCount: e.TRELLIS_MAX_STALLED_COUNT,
     leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
-    variables: env,
+    secretsKeyText: e.TRELLIS_SECRETS_KEY,
+    secretsKeyFile: resolve(e.TRELLIS_SECRETS_KEY_FILE ?? resolve(dataDir, '..', 'secrets.key')),
+    egressDefault: e.TRELLIS_EGRESS_ALLOW.split(',').map((h) => h.trim()).filter((h) => h !== ''),
+    sandboxRoot: e.TRELLIS_SANDBOX_ROOT,
+    sandboxUser: e.TRELLIS_SANDBOX_USER,
   };
 }
 

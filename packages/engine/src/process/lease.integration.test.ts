@@ -8,7 +8,7 @@
 import { QueueEvents } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { REDIS_URL, saveOrThrow, spawnWorker, stopWorkers, useWorlds, type TestWorld, type WorkerProcess, expectExactDone } from '../../test/harness';
+import { allowInternal, REDIS_URL, saveOrThrow, spawnWorker, stopWorkers, useWorlds, type TestWorld, type WorkerProcess, expectExactDone } from '../../test/harness';
 import { startRecorder, until, type Recorder } from '../../test/recorder';
 import { queueName } from '../kernel/queues';
 import { startRun } from '../runs/start-run';
@@ -74,6 +74,7 @@ describe('one execution per live claim', () => {
   it('a second delivery while the step runs waits for the lease instead of running it again', async () => {
     const world = await worlds.open();
     const rec = (recorder = await startRecorder());
+    await allowInternal(world, rec.host);
     rec.on('/slow', { delayMs: 1500 });
     const meshId = await saveOrThrow(world, httpMesh(rec, ['/slow']));
     const { runId, messageId } = await startRun(world.engine, { meshId, input: { text: 'x' } });
@@ -97,6 +98,7 @@ describe('one execution per live claim', () => {
   it('a stale delivery cannot commit: the fencing token refuses it', async () => {
     const world = await worlds.open({ leaseMs: 300 });
     const rec = (recorder = await startRecorder());
+    await allowInternal(world, rec.host);
     rec.on('/slow', { delayMs: 1200 });
     const meshId = await saveOrThrow(world, httpMesh(rec, ['/slow']));
     const { runId, messageId } = await startRun(world.engine, { meshId, input: { text: 'x' } });
@@ -126,6 +128,7 @@ describe('one execution per live claim', () => {
   it('guard() refuses to act once the lease was taken over, even before the next renewal is due', async () => {
     const world = await worlds.open();
     const rec = (recorder = await startRecorder());
+    await allowInternal(world, rec.host);
     const meshId = await saveOrThrow(world, httpMesh(rec, ['/x']));
     const { runId, messageId } = await startRun(world.engine, { meshId, input: { text: 'x' } });
     // A keeper whose renewals are far apart: only guard() can notice the takeover in time.
@@ -146,6 +149,7 @@ describe('one execution per live claim', () => {
   it('a worker paused past its lock but not its lease runs the step once', { timeout: 90_000 }, async () => {
     const world = await worlds.open({ tickMs: 200, relayAfterMs: 1_000 });
     const rec = (recorder = await startRecorder());
+    await allowInternal(world, rec.host);
     rec.on('/slow', { delayMs: 5000 });
     const meshId = await saveOrThrow(world, httpMesh(rec, ['/slow']));
     events = new QueueEvents(queueName('default'), { connection: { url: REDIS_URL }, prefix: world.prefix });
@@ -176,6 +180,7 @@ describe('one execution per live claim', () => {
   it('a worker frozen past its lease does no further effect when it thaws; the new holder finishes', { timeout: 90_000 }, async () => {
     const world = await worlds.open({ tickMs: 200, relayAfterMs: 1_000 });
     const rec = (recorder = await startRecorder());
+    await allowInternal(world, rec.host);
     rec.on('/first', { delayMs: 2500 });
     const meshId = await saveOrThrow(world, httpMesh(rec, ['/first', '/second']));
     const env = { TRELLIS_LOCK_DURATION_MS: '1500', TRELLIS_STALLED_INTERVAL_MS: '500', TRELLIS_LEASE_MS: '3000' };
@@ -210,6 +215,7 @@ describe('one execution per live claim', () => {
   it('a message whose worker died twice is dead-lettered, saying so, and never handed out a third time', { timeout: 120_000 }, async () => {
     const world = await worlds.open({ tickMs: 200, relayAfterMs: 500 });
     const rec = (recorder = await startRecorder());
+    await allowInternal(world, rec.host);
     rec.on('/hang', { delayMs: 600_000 });
     const meshId = await saveOrThrow(world, httpMesh(rec, ['/hang']));
     const env = { TRELLIS_LOCK_DURATION_MS: '1500', TRELLIS_STALLED_INTERVAL_MS: '500', TRELLIS_LEASE_MS: '2000' };

@@ -11,8 +11,8 @@ import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
 
 const mesh = (members: unknown[], channels: unknown[] = []) => ({ format: 'trellis.mesh/v1', name: 'failing', members, channels });
-// A model other than demo needs a provider to pass validation; this one's key variable is never set.
-const NO_KEY = { baseUrl: 'http://127.0.0.1:1/v1', apiKeyEnv: 'TRELLIS_TEST_UNSET_MODEL_KEY' };
+// A model other than demo needs a provider to pass validation; this one's key secret is never stored.
+const NO_KEY = { baseUrl: 'http://127.0.0.1:1/v1', apiKeySecret: 'TRELLIS_TEST_UNSET_MODEL_KEY' };
 
 describe('failures', () => {
   const worlds = useWorlds();

@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { saveOrThrow, useWorlds } from '../../test/harness';
+import { allowInternal, saveOrThrow, storeSecret, useWorlds } from '../../test/harness';
 import { startRecorder, until, type Recorder } from '../../test/recorder';
 import { startFakeOpenAI } from '../members/agent/test/fake-openai';
 import { agentRunner } from '../runtime/agent-runner';
@@ -53,6 +53,7 @@ describe('ending a run stops its work; live work is not a stall', () => {
   it('dead-letters a failing heavy part when it fails, then aborts its slow siblings, and says how fast', async () => {
     const world = await worlds.open({ attempts: 2, backoffMs: 100 });
     const rec = (recorder = await startRecorder());
+    await allowInternal(world, rec.host);
     rec.on('/slow', { delayMs: 30_000 });
     rec.on('/bad', { delayMs: 300, status: 503 });
     const meshId = await saveOrThrow(world, perWord(rec));
@@ -86,11 +87,13 @@ describe('ending a run stops its work; live work is not a stall', () => {
         { id: 'http', kind: 'workflow', steps: [{ type: 'http', url: `${rec.url}/hang`, allowHosts: [rec.host], timeoutMs: 120_000 }] },
         { id: 'sql', kind: 'workflow', steps: [{ type: 'sql', connection: 'trellis', query: 'select pg_sleep(60) as slept', timeoutMs: 120_000 }] },
         { id: 'code', kind: 'workflow', steps: [{ type: 'code', source: 'for (;;) {}', timeoutMs: 120_000 }] },
-        { id: 'llm', kind: 'agent', model: 'hang', provider: { baseUrl: model.baseUrl, apiKeyEnv: 'FAKE_KEY' } },
+        { id: 'llm', kind: 'agent', model: 'hang', provider: { baseUrl: model.baseUrl, apiKeySecret: 'FAKE_KEY' } },
       ],
       channels: ['http', 'sql', 'code', 'llm'].map((to) => ({ from: 'fan', to })),
     };
-    const engineWorld = await worlds.open({ runAgent: agentRunner({ FAKE_KEY: 'k' }), variables: {} });
+    const engineWorld = await worlds.open({ runAgent: agentRunner() });
+    await allowInternal(engineWorld, rec.host, new URL(model.baseUrl).host);
+    await storeSecret(engineWorld, 'secret', 'FAKE_KEY', 'k-fake', [new URL(model.baseUrl).host]);
     const meshId = await saveOrThrow(engineWorld, mesh);
     worlds.start(engineWorld);
     const { runId } = await startRun(engineWorld.engine, { meshId, input: { text: 'go' } });
@@ -131,6 +134,7 @@ describe('ending a run stops its work; live work is not a stall', () => {
   it('a healthy step longer than the stall limit keeps its run running, never stalled', async () => {
     const world = await worlds.open({ stallAfterMs: 1000, tickMs: 100, leaseMs: 1500 });
     const rec = (recorder = await startRecorder());
+    await allowInternal(world, rec.host);
     rec.on('/long', { delayMs: 4000 });
     const meshId = await saveOrThrow(world, perWord(rec));
     worlds.start(world);

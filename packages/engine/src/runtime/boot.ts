@@ -2,6 +2,7 @@
 import { openDb, type DbHandle } from '@trellis/db/client';
 import type { EngineEnv } from '../kernel/env';
 import type { Logger } from '../kernel/log';
+import { loadSecretsKey } from '../policy/secret-key';
 import { agentRunner } from './agent-runner';
 import { connectEngine, warnOnRedisDurability, type Engine } from '../kernel/engine';
 import { bindQueuePrefix } from './install';
@@ -42,8 +43,13 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       // PGlite has no autovacuum: without this, dead row versions pile up and plans go stale.
       vacuumEveryMs: handle.kind === 'pglite' ? 10 * 60_000 : 0,
       analyzeEveryMs: handle.kind === 'pglite' ? 60_000 : 0,
-      runAgent: agentRunner(env.variables),
-      variables: env.variables,
+      runAgent: agentRunner(),
+      security: {
+        secretsKey: loadSecretsKey(env.secretsKeyText, env.secretsKeyFile),
+        egressDefault: env.egressDefault,
+        sandboxRoot: env.sandboxRoot,
+        sandboxUser: env.sandboxUser,
+      },
       ...(options.log ? { log: options.log } : {}),
     });
     await warnOnRedisDurability(engine);

@@ -74,7 +74,7 @@ export async function openToolBox(
   member: AgentMember,
   registry: McpServerRegistry,
   env: Record<string, string | undefined>,
-  opts: { signal?: AbortSignal; connectTimeoutMs: number; callTimeoutMs: number; idempotencyKey?: string },
+  opts: { signal?: AbortSignal; connectTimeoutMs: number; callTimeoutMs: number; idempotencyKey?: string; fetch?: typeof fetch },
 ): Promise<ToolBox> {
   const granted = member.tools ?? [];
   for (const server of granted) {
@@ -138,7 +138,7 @@ async function connect(
   server: string,
   config: McpServerConfig,
   env: Record<string, string | undefined>,
-  opts: { signal?: AbortSignal; connectTimeoutMs: number },
+  opts: { signal?: AbortSignal; connectTimeoutMs: number; fetch?: typeof fetch },
 ): Promise<Connection> {
   const client = new Client({ name: 'trellis', version: '0.1.0' });
   let stderr = '';
@@ -161,7 +161,11 @@ async function connect(
       stderr = (stderr + chunk.toString('utf8')).slice(-500);
     });
   } else {
-    transport = new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: config.headers ?? {} } });
+    transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      requestInit: { headers: config.headers ?? {} },
+      // The engine's fetch applies the install's egress policy (policy/egress.ts) to HTTP tool servers too.
+      ...(opts.fetch ? { fetch: opts.fetch } : {}),
+    });
   }
   try {
     await client.connect(transport, { ...(opts.signal ? { signal: opts.signal } : {}), timeout: opts.connectTimeoutMs });

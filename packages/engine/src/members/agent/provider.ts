@@ -28,9 +28,10 @@ export interface RetryPolicy {
 }
 
 /**
- * An SDK client for the member's provider. The API key is read from `env[provider.apiKeyEnv]`
- * and kept only in the client. Without `apiKeyEnv` the endpoint is assumed to need no key (a
- * local server); the SDK insists on one, so a placeholder is sent. Every SDK setting that would
+ * An SDK client for the member's provider. `apiKey` is the value of the secret
+ * `provider.apiKeySecret` (the caller resolved it under the secrets policy) and is kept only in
+ * the client. Without `apiKeySecret` the endpoint is assumed to need no key (a local server); the
+ * SDK insists on one, so a placeholder is sent. Every SDK setting that would
  * otherwise come from `OPENAI_*` variables is passed explicitly, and the SDK's own retries are
  * off so {@link complete} alone decides.
  * @param timeoutMs per request, in milliseconds.
@@ -38,25 +39,20 @@ export interface RetryPolicy {
  */
 export function openProvider(
   member: AgentMember,
-  env: Record<string, string | undefined>,
+  apiKey: string | undefined,
   timeoutMs: number,
   fetchImpl?: typeof fetch,
 ): OpenAI {
   const provider = member.provider;
   if (!provider) {
-    throw agentFailure(member, 'agent_or_model_missing', `model ${member.model} has no provider: set provider.baseUrl (and provider.apiKeyEnv), or use model "demo"`, false);
+    throw agentFailure(member, 'agent_or_model_missing', `model ${member.model} has no provider: set provider.baseUrl (and provider.apiKeySecret), or use model "demo"`, false);
   }
-  let apiKey = 'no-key';
-  if (provider.apiKeyEnv !== undefined) {
-    const value = env[provider.apiKeyEnv]?.trim();
-    if (!value) {
-      throw agentFailure(member, 'agent_or_model_missing', `the API key variable ${provider.apiKeyEnv} is not set`, false);
-    }
-    apiKey = value;
+  if (provider.apiKeySecret !== undefined && !apiKey?.trim()) {
+    throw agentFailure(member, 'agent_or_model_missing', `the API key secret ${provider.apiKeySecret} is empty or was not given`, false);
   }
   return new OpenAI({
     baseURL: provider.baseUrl,
-    apiKey,
+    apiKey: apiKey?.trim() || 'no-key',
     adminAPIKey: null,
     organization: null,
     project: null,
@@ -114,11 +110,14 @@ function providerFailure(member: AgentMember, client: OpenAI, err: unknown, retr
     return agentFailure(member, 'agent_or_model_missing', `the provider does not know the model ${at} (HTTP 404: ${err.message})`, false);
   }
   if (err instanceof AuthenticationError || err instanceof PermissionDeniedError) {
-    const key = member.provider?.apiKeyEnv ?? 'no key';
+    const key = member.provider?.apiKeySecret !== undefined ? `the secret ${member.provider.apiKeySecret}` : 'no key';
     return agentFailure(member, 'agent_or_model_missing', `the provider refused the API key from ${key} for ${at} (HTTP ${err.status})`, false);
   }
   if (err instanceof APIError && (err.code === 'content_filter' || err.code === 'content_policy_violation')) {
     return agentFailure(member, 'content_refused', `the provider's content filter refused the request (${err.message})`, false);
+  }
+  if (err instanceof APIConnectionError && err.cause instanceof Error && err.cause.name === 'PolicyRefusedError') {
+    return agentFailure(member, 'step_code_failed', err.cause.message, false);
   }
   if (err instanceof APIConnectionError) {
     return agentFailure(member, 'step_code_failed', `could not reach the provider for ${at}: ${err.message}`, true);

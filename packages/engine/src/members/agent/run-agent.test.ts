@@ -14,7 +14,9 @@ afterAll(async () => {
   await fake.close();
 });
 
-const env = { TEST_LLM_KEY: 'sk-test-123' };
+const env = {};
+/** The value of the secret TEST_LLM_KEY, as the agent runner hands it over. */
+const apiKey = 'sk-test-123';
 const schema = {
   type: 'object',
   properties: { kind: { enum: ['invoice', 'letter'] }, confidence: { type: 'number' } },
@@ -27,7 +29,7 @@ function agent(model: string, extra: Partial<AgentMember> = {}): AgentMember {
     kind: 'agent',
     model,
     instructions: 'Classify the document.',
-    provider: { baseUrl: fake.baseUrl, apiKeyEnv: 'TEST_LLM_KEY' },
+    provider: { baseUrl: fake.baseUrl, apiKeySecret: 'TEST_LLM_KEY' },
     ...extra,
   });
 }
@@ -37,7 +39,7 @@ function requestsFor(model: string) {
 }
 
 async function failure(member: AgentMember, opts: Partial<RunAgentOptions> = {}): Promise<StepError> {
-  const err = await runAgent(member, { text: 'x' }, { env, ...opts }).then(
+  const err = await runAgent(member, { text: 'x' }, { env, apiKey, ...opts }).then(
     () => undefined,
     (e: unknown) => e,
   );
@@ -53,7 +55,7 @@ async function expectCause(member: AgentMember, cause: Cause, opts: Partial<RunA
 
 describe('runAgent against an OpenAI-compatible endpoint', () => {
   it('sends instructions, the payload as JSON, temperature and the key from env; returns { text } and usage', async () => {
-    const result = await runAgent(agent('plain', { temperature: 0.2 }), { text: 'Invoice 42' }, { env });
+    const result = await runAgent(agent('plain', { temperature: 0.2 }), { text: 'Invoice 42' }, { env, apiKey });
     expect(result).toEqual({ output: { text: 'hello from plain' }, usage: { promptTokens: 1000, completionTokens: 500, costUsd: null }, demo: false });
     const [req] = requestsFor('plain');
     expect(req?.authorization).toBe('Bearer sk-test-123');
@@ -65,7 +67,7 @@ describe('runAgent against an OpenAI-compatible endpoint', () => {
   });
 
   it('asks for structured output and returns the parsed, validated answer', async () => {
-    const result = await runAgent(agent('structured', { outputSchema: schema }), { text: 'x' }, { env });
+    const result = await runAgent(agent('structured', { outputSchema: schema }), { text: 'x' }, { env, apiKey });
     expect(result.output).toEqual({ kind: 'invoice', confidence: 0.8 });
     const format = requestsFor('structured')[0]?.body.response_format;
     expect(format).toEqual({ type: 'json_schema', json_schema: { name: 'classify', schema, strict: false } });
@@ -87,7 +89,7 @@ describe('runAgent against an OpenAI-compatible endpoint', () => {
 
   it('waits as long as retry-after says after a 429, then succeeds', async () => {
     const started = Date.now();
-    const result = await runAgent(agent('ratelimit-once'), {}, { env });
+    const result = await runAgent(agent('ratelimit-once'), {}, { env, apiKey });
     expect(result.output).toEqual({ text: 'after the wait' });
     const [first, second] = requestsFor('ratelimit-once');
     expect(second).toBeDefined();
@@ -97,7 +99,7 @@ describe('runAgent against an OpenAI-compatible endpoint', () => {
 
   it('caps a long retry-after at maxWaitMs', async () => {
     const started = Date.now();
-    const result = await runAgent(agent('ratelimit-long'), {}, { env, retry: { maxWaitMs: 200 } });
+    const result = await runAgent(agent('ratelimit-long'), {}, { env, apiKey, retry: { maxWaitMs: 200 } });
     expect(result.output).toEqual({ text: 'after a capped wait' });
     expect(Date.now() - started).toBeLessThan(3000);
   });
@@ -109,7 +111,7 @@ describe('runAgent against an OpenAI-compatible endpoint', () => {
   });
 
   it('retries a 5xx answer', async () => {
-    const result = await runAgent(agent('flaky'), {}, { env, retry: { maxWaitMs: 50 } });
+    const result = await runAgent(agent('flaky'), {}, { env, apiKey, retry: { maxWaitMs: 50 } });
     expect(result.output).toEqual({ text: 'recovered' });
     expect(requestsFor('flaky')).toHaveLength(2);
   });
@@ -125,7 +127,7 @@ describe('runAgent against an OpenAI-compatible endpoint', () => {
     const unknown = await expectCause(agent('no-such-model'), 'agent_or_model_missing');
     expect(unknown.message).toContain('404');
     const before = fake.requests.length;
-    const noKey = await expectCause(agent('plain'), 'agent_or_model_missing', { env: {} });
+    const noKey = await expectCause(agent('plain'), 'agent_or_model_missing', { apiKey: '' });
     expect(noKey.message).toContain('TEST_LLM_KEY');
     await expectCause(agent('plain', { provider: undefined }), 'agent_or_model_missing');
     expect(fake.requests.length).toBe(before);
@@ -135,20 +137,20 @@ describe('runAgent against an OpenAI-compatible endpoint', () => {
 describe('spend budget', () => {
   it('fails with budget_spent when the tokens pass maxTokens, counting what the run already spent', async () => {
     await expectCause(agent('plain'), 'budget_spent', { budget: { maxTokens: 1499 } });
-    await expect(runAgent(agent('plain'), {}, { env, budget: { maxTokens: 1500 } })).resolves.toBeDefined();
+    await expect(runAgent(agent('plain'), {}, { env, apiKey, budget: { maxTokens: 1500 } })).resolves.toBeDefined();
     await expectCause(agent('plain'), 'budget_spent', { budget: { maxTokens: 2000, spentTokens: 501 } });
   });
 
   it('prices the call from the table and fails with budget_spent over maxCostUsd', async () => {
     const prices = { plain: { inputPerMillion: 1, outputPerMillion: 2 } };
-    const ok = await runAgent(agent('plain'), {}, { env, prices, budget: { maxCostUsd: 0.002 } });
+    const ok = await runAgent(agent('plain'), {}, { env, apiKey, prices, budget: { maxCostUsd: 0.002 } });
     expect(ok.usage.costUsd).toBeCloseTo(0.002, 9);
     const err = await expectCause(agent('plain'), 'budget_spent', { prices, budget: { maxCostUsd: 0.0019 } });
     expect(err.message).toContain('$0.002');
   });
 
   it('keeps only the token budget for a model without a price', async () => {
-    const result = await runAgent(agent('plain'), {}, { env, prices: {}, budget: { maxCostUsd: 0.000001 } });
+    const result = await runAgent(agent('plain'), {}, { env, apiKey, prices: {}, budget: { maxCostUsd: 0.000001 } });
     expect(result.usage.costUsd).toBeNull();
   });
 });

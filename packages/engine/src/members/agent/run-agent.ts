@@ -18,8 +18,10 @@ import { complete, openProvider, type RetryPolicy } from './provider';
 export interface RunAgentOptions {
   /** Aborting it (e.g. `AbortSignal.timeout(ms)` for the step deadline) fails with `timed_out`. */
   signal?: AbortSignal;
-  /** Where API keys are read from (`provider.apiKeyEnv`, tool servers' `envFrom`); never stored. */
+  /** Values tool servers' `envFrom` names (never the process environment); never stored. */
   env: Record<string, string | undefined>;
+  /** The provider's API key (the secret `provider.apiKeySecret`, already checked against its hosts); none when absent. */
+  apiKey?: string;
   /** Configured MCP tool servers; `member.tools` grants some of them by name. */
   tools?: McpServerRegistry;
   /** Spend limits for this agent in this run. */
@@ -80,13 +82,14 @@ export async function runAgent(member: AgentMember, payload: unknown, options: R
     if (options.signal?.aborted) throw agentFailure(member, 'timed_out', 'the step was out of time before the demo ran', true);
     return { output: demoAnswer(member, payload), usage: { promptTokens: 0, completionTokens: 0, costUsd: 0 }, demo: true };
   }
-  const client = openProvider(member, options.env, options.requestTimeoutMs ?? 120_000, options.fetch);
+  const client = openProvider(member, options.apiKey, options.requestTimeoutMs ?? 120_000, options.fetch);
   const spend = new Spend(member, options.budget ?? {}, options.prices ?? DEFAULT_PRICES);
   const tools = await openToolBox(member, options.tools ?? {}, options.env, {
     ...(options.signal ? { signal: options.signal } : {}),
     connectTimeoutMs: options.toolTimeouts?.connectMs ?? 10_000,
     callTimeoutMs: options.toolTimeouts?.callMs ?? 60_000,
     ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   try {
     const output = await loop(member, payload, options, { client, spend, tools });

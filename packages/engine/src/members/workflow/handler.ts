@@ -10,6 +10,6 @@ export const workflowKind: KindHandler<'workflow'> = {
   executeHeavy(run, member, msg) {
     const { engine } = run;
     const step = { messageId: run.messageId, signal: run.signal, guard: () => run.guard() };
-    return runWorkflow(member, msg, { variables: engine.variables, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run: step });
+    return runWorkflow(member, msg, { policy: engine.guard, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run: step });
   },
 };

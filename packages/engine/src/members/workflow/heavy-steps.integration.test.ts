@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpStepSchema } from '@trellis/mesh/schema';
-import { PG_ADMIN_URL, saveOrThrow, useWorlds, type TestWorld, expectExactDone } from '../../../test/harness';
+import { allowInternal, PG_ADMIN_URL, saveOrThrow, storeSecret, useWorlds, type TestWorld, expectExactDone } from '../../../test/harness';
 import { startFakeOpenAI, type FakeOpenAI } from '../agent/test/fake-openai';
 import { MeshInvalidError, StepError } from '../../kernel/errors';
 import { agentRunner } from '../../runtime/agent-runner';
@@ -58,7 +58,7 @@ afterAll(async () => {
 describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
   const worlds = useWorlds();
 
-  async function open(options: Pick<EngineOptions, 'runAgent' | 'variables'> = {}): Promise<TestWorld> {
+  async function open(options: Pick<EngineOptions, 'runAgent' | 'security'> = {}): Promise<TestWorld> {
     const world = await worlds.open({ backoffMs: 50, ...options });
     worlds.start(world, { pools: ['default'] });
     return world;
@@ -98,10 +98,9 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
   });
 
   it('reads with a read-only SQL step, refuses its INSERT, and writes with a write step', async () => {
-    // The variables are read when a step runs: the connection is named once the test database exists.
-    const variables: Record<string, string> = {};
-    const w = await open({ variables });
-    variables.CLAIMS_DB = testDbUrl(w);
+    // A named connection of the store (admin-managed), not an environment variable.
+    const w = await open();
+    await storeSecret(w, 'connection', 'CLAIMS_DB', testDbUrl(w));
     await w.handle.db.execute(sql`create table claims (id text primary key, amount int not null)`);
     const insert = 'insert into claims (id, amount) values ($1, $2) returning id';
     const refused = await run(w, mesh([{ type: 'sql', connection: 'CLAIMS_DB', query: insert, params: ['id', 'amount'] }]), { id: 'C-1', amount: 120 });
@@ -129,7 +128,9 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
   });
 
   it('calls an allowed host with a header from a secret, refuses others, and times out', async () => {
-    const w = await open({ variables: { CRM_TOKEN: 'Bearer s3cret' } });
+    const w = await open();
+    await storeSecret(w, 'secret', 'CRM_TOKEN', 'Bearer s3cret', ['127.0.0.1']);
+    await allowInternal(w, `127.0.0.1:${port}`);
     const before = seen.length;
     const ok = await run(
       w,
@@ -138,7 +139,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
           type: 'http',
           method: 'POST',
           url: `http://127.0.0.1:${port}/claims/{claim.id}?who={name}`,
-          headers: { Authorization: 'CRM_TOKEN' },
+          headers: { Authorization: { secret: 'CRM_TOKEN' } },
           body: 'claim',
           allowHosts: ['127.0.0.1'],
         },
@@ -161,7 +162,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
     // And the step itself refuses it, without a connection.
     const count = seen.length;
     const step = HttpStepSchema.parse({ type: 'http', url: `http://127.0.0.1:${port}/x`, allowHosts: ['api.example.com'] });
-    const err = await runHttpStep('flow', step, {}, {}).catch((e: unknown) => e);
+    const err = await runHttpStep('flow', step, {}, w.engine.guard).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(StepError);
     expect((err as StepError).message).toContain('not in allowHosts');
     expect(seen.length).toBe(count);
@@ -173,7 +174,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
     expect(busy.cause).toBe('rate_limited');
     const noSecret = await run(
       w,
-      mesh([{ type: 'http', url: `http://127.0.0.1:${port}/x`, headers: { 'X-Key': 'UNSET_SECRET' }, allowHosts: ['127.0.0.1'] }]),
+      mesh([{ type: 'http', url: `http://127.0.0.1:${port}/x`, headers: { 'X-Key': { secret: 'UNSET_SECRET' } }, allowHosts: ['127.0.0.1'] }]),
       {},
     );
     expect(noSecret.cause).toBe('step_code_failed');
@@ -181,6 +182,7 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
 
   it('hands every outside effect the delivery\'s idempotency key: HTTP header, SQL parameter, code context', async () => {
     const w = await open();
+    await allowInternal(w, `127.0.0.1:${port}`);
     const meshId = await saveOrThrow(
       w,
       mesh([
@@ -200,7 +202,8 @@ describe('heavy workflow steps on a worker pool (Postgres, Redis)', () => {
   });
 
   it('runs an agent step against an OpenAI-compatible server and merges its answer', async () => {
-    const w = await open({ runAgent: agentRunner({}) });
+    const w = await open({ runAgent: agentRunner() });
+    await allowInternal(w, new URL(fake.baseUrl).host);
     const outputSchema = { type: 'object', properties: { kind: { type: 'string' }, confidence: { type: 'number' } }, required: ['kind', 'confidence'] };
     const view = await run(
       w,

@@ -10,6 +10,10 @@ import { hostAllowed, templateHost, urlPlaceholders } from '@trellis/mesh/member
 import { HEAVY_STEP_TYPES, IDEMPOTENCY_KEY_PARAM, OWN_DATABASE_CONNECTION, type AgentMember, type AgentStep, type HttpStep, type SqlStep, type Step, type WorkflowMember } from '@trellis/mesh/schema';
 import { StepError } from '../../kernel/errors';
 import type { AgentRunner } from '../../kernel/engine';
+import { asPolicyRefusal } from '../../policy/egress';
+import type { Guard } from '../../policy/guard';
+import { PolicyRefusedError } from '../../policy/refusal';
+import { assertMeshRole, ENTER_MESH_ROLE } from '../../policy/sql-role';
 import { runCodeStep } from './steps/code-sandbox';
 import { unpackEmail } from './steps/email';
 import { getField, type Item } from '../../plan/frames';
@@ -29,8 +33,8 @@ export interface StepRun {
 
 /** What heavy steps need from the engine. */
 export interface StepContext {
-  /** Environment variables, for SQL connections and HTTP header secrets: read when a step runs, never stored or logged. */
-  variables: Readonly<Record<string, string | undefined>>;
+  /** What steps may reach (secrets, named connections, egress, the sandbox), each under its policy; never the process environment. */
+  policy: Guard;
   /** Trellis's own database (Postgres or PGlite): what a SQL step with connection `trellis` runs on. */
   db: Db;
   runAgent: AgentRunner;
@@ -115,14 +119,25 @@ async function stoppable<T>(ctx: StepContext, fn: () => Promise<T>): Promise<T> 
 }
 
 async function runHeavyStep(memberId: string, index: number, step: Step, payload: unknown, ctx: StepContext, key: string): Promise<unknown> {
+  try {
+    return await runHeavyStepOnce(memberId, index, step, payload, ctx, key);
+  } catch (err) {
+    // A policy refusal is final: another attempt would be refused the same way.
+    const refused = asPolicyRefusal(err);
+    if (refused instanceof PolicyRefusedError) throw new StepError('step_code_failed', memberId, `its ${step.type} step was ${refused.message}`, false);
+    throw err;
+  }
+}
+
+async function runHeavyStepOnce(memberId: string, index: number, step: Step, payload: unknown, ctx: StepContext, key: string): Promise<unknown> {
   const signal = ctx.run?.signal;
   switch (step.type) {
     case 'code':
-      return runCodeStep(memberId, step, payload, signal, { messageId: ctx.run?.messageId ?? key, idempotencyKey: key });
+      return runCodeStep(memberId, step, payload, signal, { messageId: ctx.run?.messageId ?? key, idempotencyKey: key }, ctx.policy);
     case 'sql':
       return runSqlStep(memberId, step, payload, ctx, key);
     case 'http':
-      return runHttpStep(memberId, step, payload, ctx.variables, { key, ...(signal ? { signal } : {}) });
+      return runHttpStep(memberId, step, payload, ctx.policy, { key, ...(signal ? { signal } : {}) });
     case 'agent':
       return runAgentStep(memberId, step, payload, ctx, key);
     default:
@@ -152,14 +167,6 @@ function isObject(x: unknown): x is Record<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
-function variable(memberId: string, variables: StepContext['variables'], name: string, what: string): string {
-  const value = variables[name];
-  if (value === undefined || value === '') {
-    throw new StepError('step_code_failed', memberId, `${what} names the environment variable ${name}, which is not set`, false);
-  }
-  return value;
-}
-
 // ---- SQL ------------------------------------------------------------------------------------
 
 const pools = new Map<string, pg.Pool>();
@@ -185,13 +192,14 @@ export async function closeSqlPools(): Promise<void> {
 const RETRYABLE_SQLSTATE = new Set(['40001', '40P01', '57P01', '57P03', '08000', '08003', '08006']);
 
 /**
- * Runs a SQL step: a transaction on the connection named by `step.connection` (an environment
- * variable holding a Postgres URL, or `trellis` for Trellis's own database, see
- * {@link OWN_DATABASE_CONNECTION}), `SET TRANSACTION READ ONLY` unless `write`, a statement timeout
+ * Runs a SQL step: a transaction on the connection named by `step.connection` (a named connection
+ * of the store, or `trellis` for Trellis's own database as the role `trellis_mesh`, see
+ * policy/sql-role.ts), `SET TRANSACTION READ ONLY` unless `write`, a statement timeout
  * of `timeoutMs` (not enforced on the embedded database, which cannot cancel a query), the query
  * with `$n` bound to the payload fields in `params`. The result rows are written to the payload
  * field `into`.
- * @throws StepError `step_code_failed` (a missing variable, a write in a read-only step, a SQL
+ * @throws PolicyRefusedError for an unknown connection or an unconfined role; StepError
+ *   `step_code_failed` (a write in a read-only step, a SQL
  *   error; retryable for serialization failures and dropped connections), `timed_out` when the
  *   statement timeout cancels the query.
  */
@@ -199,22 +207,25 @@ export async function runSqlStep(
   memberId: string,
   step: SqlStep,
   payload: unknown,
-  ctx: Pick<StepContext, 'variables' | 'db' | 'run'>,
+  ctx: Pick<StepContext, 'policy' | 'db' | 'run'>,
   key = '',
 ): Promise<unknown> {
   const params = step.params.map((path) => (path === IDEMPOTENCY_KEY_PARAM ? key : getField(payload, path)));
   const signal = ctx.run?.signal;
   if (step.connection === OWN_DATABASE_CONNECTION) {
     const client = ownClient(ctx.db);
+    await assertMeshRole(client, (text) => client.query(text));
     if (!(client instanceof pg.Pool)) return withField(payload, step.into, await runOnEmbedded(memberId, step, params, client));
-    return withField(payload, step.into, await runOnPool(memberId, step, params, client, signal));
+    return withField(payload, step.into, await runOnPool(memberId, step, params, client, signal, true));
   }
-  const url = variable(memberId, ctx.variables, step.connection, 'its SQL step connection');
+  const url = await ctx.policy.connectionUrl(step.connection);
   return withField(payload, step.into, await runOnPool(memberId, step, params, poolFor(url), signal));
 }
 
 /** The part of an embedded (PGlite) database a SQL step uses: its own transaction, whose queries take `$n` parameters. */
 interface EmbeddedClient {
+  query(text: string): Promise<{ rows: unknown[] }>;
+  exec(text: string): Promise<unknown>;
   transaction<T>(fn: (tx: { query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }> }) => Promise<T>): Promise<T>;
 }
 
@@ -247,21 +258,24 @@ async function cancelBackend(pool: pg.Pool, client: pg.PoolClient): Promise<void
 /**
  * One SQL step's transaction on a connection from `pool`; returns the result rows. When `signal`
  * aborts (the run ended, or the lease was lost), the running query is cancelled on the server.
+ * `asMeshRole` (Trellis's own database): the transaction runs as `trellis_mesh` and the connection
+ * is closed afterwards, so nothing the step set on the session reaches Trellis's own queries.
  */
-async function runOnPool(memberId: string, step: SqlStep, params: unknown[], pool: pg.Pool, signal?: AbortSignal): Promise<unknown[]> {
+async function runOnPool(memberId: string, step: SqlStep, params: unknown[], pool: pg.Pool, signal?: AbortSignal, asMeshRole = false): Promise<unknown[]> {
   let client: pg.PoolClient;
   try {
     client = await pool.connect();
   } catch (err) {
     throw new StepError('step_code_failed', memberId, `its SQL step could not connect to ${step.connection}: ${errorText(err)}`, true);
   }
-  let broken = false;
+  let broken = asMeshRole;
   const onAbort = () => void cancelBackend(pool, client);
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : new Error('the step was stopped');
     await client.query('begin');
     if (!step.write) await client.query('set transaction read only');
+    if (asMeshRole) for (const statement of ENTER_MESH_ROLE) await client.query(statement);
     await client.query(`set local statement_timeout = ${step.timeoutMs}`);
     // The extended protocol takes one statement only: with none of `params`, the simple protocol
     // would accept `commit; insert …` and run the insert outside the read-only transaction.
@@ -284,16 +298,20 @@ async function runOnPool(memberId: string, step: SqlStep, params: unknown[], poo
  * every query and transaction behind the open one, so this must never run inside another
  * transaction of the same process: heavy steps run before the commit transaction (process/commit.ts).
  * `query` uses the extended protocol, so the step's text is one statement and cannot end the
- * transaction and go on.
+ * transaction and go on. It runs as `trellis_mesh`; `DISCARD ALL` afterwards resets whatever the
+ * step set on the one session (search path, role, temporary objects, advisory locks).
  */
 async function runOnEmbedded(memberId: string, step: SqlStep, params: unknown[], client: EmbeddedClient): Promise<unknown[]> {
   try {
     return await client.transaction(async (tx) => {
       if (!step.write) await tx.query('set transaction read only');
+      for (const statement of ENTER_MESH_ROLE) await tx.query(statement);
       return (await tx.query(step.query, params)).rows;
     });
   } catch (err) {
     throw sqlFailure(memberId, step, err);
+  } finally {
+    await client.exec('discard all');
   }
 }
 
@@ -303,6 +321,9 @@ function sqlFailure(memberId: string, step: SqlStep, err: unknown): StepError {
     return new StepError('step_code_failed', memberId, `its SQL step is read-only and the query tried to write (${errorText(err)}); mark the step "write": true if it should`, false);
   }
   if (code === '57014') return new StepError('timed_out', memberId, `its SQL query ran longer than ${step.timeoutMs} ms`, true);
+  // Two deliveries running `create … if not exists` at once: one loses the catalog race; its retry finds the object.
+  const racedCreate = (code === '23505' || code === '42P07' || code === '42710') && /^\s*create\b[^;]*\bif\s+not\s+exists\b/i.test(step.query);
+  if (racedCreate) return new StepError('step_code_failed', memberId, `its SQL query lost a race to create the same object: ${errorText(err)}`, true);
   return new StepError('step_code_failed', memberId, `its SQL query failed: ${errorText(err)}`, RETRYABLE_SQLSTATE.has(code));
 }
 
@@ -337,25 +358,27 @@ export function buildUrl(memberId: string, step: HttpStep, payload: unknown): UR
 }
 
 /**
- * Runs an HTTP step: refuses any host not listed, sets headers from the named secrets, sends the
- * `body` field (or the payload) as JSON for methods with a body, never follows redirects, and
- * writes the response (JSON when it parses, else text) to the payload field `into`.
+ * Runs an HTTP step: refuses any host not in `allowHosts` or the install's egress policy (checked
+ * after DNS resolution, see policy/egress.ts), sets headers from the named secrets of the store
+ * (each only for a host on its list), sends the `body` field (or the payload) as JSON for methods
+ * with a body, never follows redirects, and writes the response (JSON when it parses, else text,
+ * with any secret value it echoes redacted) to the payload field `into`.
  * @throws StepError `timed_out` past `timeoutMs`; `rate_limited` for HTTP 429; `step_code_failed`
- *   for a refused host, a missing secret or field, a redirect or any other non-2xx answer
- *   (retryable for 5xx and network errors).
+ *   for a missing field, a redirect or any other non-2xx answer (retryable for 5xx and network
+ *   errors); PolicyRefusedError for a refused host, address or secret.
  */
 export async function runHttpStep(
   memberId: string,
   step: HttpStep,
   payload: unknown,
-  variables: StepContext['variables'],
+  policy: Guard,
   delivery: { key?: string; signal?: AbortSignal } = {},
 ): Promise<unknown> {
   const url = buildUrl(memberId, step, payload);
   const headers: Record<string, string> = {};
   // The IETF httpapi Idempotency-Key draft: the same key on every retry of the same effect.
   if (delivery.key) headers['idempotency-key'] = delivery.key;
-  for (const [name, secret] of Object.entries(step.headers ?? {})) headers[name] = variable(memberId, variables, secret, `its HTTP step header ${name}`);
+  for (const [name, ref] of Object.entries(step.headers ?? {})) headers[name] = await policy.secretFor(ref.secret, url, `its HTTP step header ${name}`);
   let body: string | undefined;
   if (step.method !== 'GET' && step.method !== 'DELETE') {
     body = JSON.stringify(step.body === undefined ? payload : getField(payload, step.body));
@@ -365,8 +388,9 @@ export async function runHttpStep(
   try {
     const timeout = AbortSignal.timeout(step.timeoutMs);
     const signal = delivery.signal ? AbortSignal.any([timeout, delivery.signal]) : timeout;
-    res = await fetch(url, { method: step.method, headers, body, redirect: 'manual', signal });
+    res = await policy.fetch(url, { method: step.method, headers, body, redirect: 'manual', signal });
   } catch (err) {
+    if (err instanceof PolicyRefusedError) throw err;
     if (delivery.signal?.aborted) throw delivery.signal.reason instanceof Error ? delivery.signal.reason : err;
     if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
       throw new StepError('timed_out', memberId, `its HTTP ${step.method} to ${url.host} took longer than ${step.timeoutMs} ms`);
@@ -374,7 +398,7 @@ export async function runHttpStep(
     const why = err instanceof Error && err.cause instanceof Error ? err.cause.message : errorText(err);
     throw new StepError('step_code_failed', memberId, `its HTTP ${step.method} to ${url.host} failed: ${why}`);
   }
-  const text = await readCapped(res);
+  const text = policy.redact(await readCapped(res));
   if (res.status >= 300 && res.status < 400) {
     throw new StepError('step_code_failed', memberId, `its HTTP ${step.method} to ${url.host} answered a redirect (${res.status}); redirects are not followed, call the final URL`, false);
   }

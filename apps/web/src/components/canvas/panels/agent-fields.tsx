@@ -29,8 +29,8 @@ export function listOf(text: string): string[] | undefined {
  */
 export function AgentSettings<T extends AgentSettingsValue>({ value, testId, onChange }: { value: T; testId: string; onChange: (v: T) => void }) {
   const provider = value.provider;
-  const setProvider = (baseUrl: string | undefined, apiKeyEnv: string | undefined) =>
-    onChange(withKey(value, 'provider', baseUrl === undefined && apiKeyEnv === undefined ? undefined : ({ baseUrl: baseUrl ?? '', ...(apiKeyEnv ? { apiKeyEnv } : {}) })));
+  const setProvider = (baseUrl: string | undefined, apiKeySecret: string | undefined) =>
+    onChange(withKey(value, 'provider', baseUrl === undefined && apiKeySecret === undefined ? undefined : ({ baseUrl: baseUrl ?? '', ...(apiKeySecret ? { apiKeySecret } : {}) })));
   return (
     <>
       <Field label="Model" hint="The model's name at the provider, or “demo” for the built-in deterministic demo (not a language model).">
@@ -43,10 +43,10 @@ export function AgentSettings<T extends AgentSettingsValue>({ value, testId, onC
       </Field>
       <Field label="Provider base URL" hint="Any OpenAI-compatible endpoint, e.g. https://api.openai.com/v1. Not needed for the demo model.">
         <input className={inputClass} value={provider?.baseUrl ?? ''} placeholder="https://…/v1" data-testid={`${testId}-provider-url`}
-          onChange={(e) => setProvider(optional(e.target.value), provider?.apiKeyEnv)} />
+          onChange={(e) => setProvider(optional(e.target.value), provider?.apiKeySecret)} />
       </Field>
-      <Field label="API key variable" hint="The name of the environment variable holding the key; the key itself is never stored in the mesh.">
-        <input className={`${inputClass} font-mono`} value={provider?.apiKeyEnv ?? ''} placeholder="OPENAI_API_KEY" data-testid={`${testId}-provider-key`}
+      <Field label="API key secret" hint="The name of a secret in the secrets store (admins manage them under Secrets); it is sent only to the hosts the secret lists, and never stored in the mesh.">
+        <input className={`${inputClass} font-mono`} value={provider?.apiKeySecret ?? ''} placeholder="OPENAI_API_KEY" data-testid={`${testId}-provider-key`}
           onChange={(e) => setProvider(provider?.baseUrl, optional(e.target.value))} />
       </Field>
       <Field label="Temperature" hint="0 is most predictable, 2 most varied. Leave empty for the model's default.">

@@ -19,14 +19,18 @@ export function CodeSettings({ step, id, onChange }: { step: CodeStep; id: strin
           <NumberBox value={step.memoryMb} min={8} max={1024} testId={`${id}-memory`} onChange={(n) => onChange({ ...step, memoryMb: n })} />
         </Field>
       </div>
-      <Field label="Network: allowed hosts" hint="Comma-separated; the code gets fetch() for these hosts only. Empty: no network.">
+      <Field label="Network: allowed hosts" hint="Comma-separated; the code gets fetch() for these hosts only, under the install's egress policy. Empty: no network.">
         <input className={inputClass} value={(step.network ?? []).join(', ')} data-testid={`${id}-network`}
           onChange={(e) => onChange(withKey(step, 'network', listOf(e.target.value)))} />
       </Field>
-      <Field label="Writable directory" hint="Absolute path the code may write into with writeFile(name, text). Empty: no file writes.">
-        <input className={`${inputClass} font-mono`} value={step.writeDir ?? ''} data-testid={`${id}-write-dir`}
-          onChange={(e) => onChange(withKey(step, 'writeDir', optional(e.target.value)))} />
-      </Field>
+      <label className="flex items-start gap-2 text-sm">
+        <input type="checkbox" className="mt-0.5" checked={step.scratchDir ?? false} data-testid={`${id}-scratch-dir`}
+          onChange={(e) => onChange(withKey(step, 'scratchDir', e.target.checked ? true : undefined))} />
+        <span>
+          <span className="font-medium text-slate-700">Scratch directory</span>
+          <span className="block text-xs text-slate-500">On: writeFile(name, text) writes into a fresh directory of this step&apos;s own, removed afterwards.</span>
+        </span>
+      </label>
     </div>
   );
 }
@@ -34,7 +38,7 @@ export function CodeSettings({ step, id, onChange }: { step: CodeStep; id: strin
 export function SqlSettings({ step, id, onChange }: { step: SqlStep; id: string; onChange: (s: SqlStep) => void }) {
   return (
     <div className="space-y-2 pl-6">
-      <Field label="Connection" hint="trellis for Trellis's own database, or the environment variable holding a database URL (the URL is never stored in the mesh).">
+      <Field label="Connection" hint="trellis for Trellis's own database (schema mesh_data, as a restricted role), or the name of a connection an admin stored (the URL is never in the mesh).">
         <input className={`${inputClass} font-mono`} value={step.connection} data-testid={`${id}-connection`}
           onChange={(e) => onChange({ ...step, connection: e.target.value.trim() })} />
       </Field>
@@ -60,8 +64,9 @@ export function SqlSettings({ step, id, onChange }: { step: SqlStep; id: string;
 }
 
 export function HttpSettings({ step, id, onChange }: { step: HttpStep; id: string; onChange: (s: HttpStep) => void }) {
-  const headers = Object.entries(step.headers ?? {});
-  const setHeaders = (rows: [string, string][]) => onChange(withKey(step, 'headers', rows.length === 0 ? undefined : Object.fromEntries(rows)));
+  const headers: [string, string][] = Object.entries(step.headers ?? {}).map(([name, ref]) => [name, ref.secret]);
+  const setHeaders = (rows: [string, string][]) =>
+    onChange(withKey(step, 'headers', rows.length === 0 ? undefined : Object.fromEntries(rows.map(([name, secret]) => [name, { secret }]))));
   const hasBody = step.method !== 'GET' && step.method !== 'DELETE';
   return (
     <div className="space-y-2 pl-6">
@@ -85,12 +90,12 @@ export function HttpSettings({ step, id, onChange }: { step: HttpStep; id: strin
           <div key={r} className="grid grid-cols-[1fr_auto_1fr_auto] items-center gap-1">
             <input className={inputClass} value={name} aria-label="Header name" onChange={(e) => setHeaders(headers.map((x, k) => (k === r ? [e.target.value, x[1]] : x)))} />
             <span className="text-slate-400">←</span>
-            <input className={`${inputClass} font-mono`} value={secret} aria-label="Secret variable" onChange={(e) => setHeaders(headers.map((x, k) => (k === r ? [x[0], e.target.value] : x)))} />
+            <input className={`${inputClass} font-mono`} value={secret} aria-label="Secret name" onChange={(e) => setHeaders(headers.map((x, k) => (k === r ? [x[0], e.target.value] : x)))} />
             <button type="button" className={buttonClass.ghost} onClick={() => setHeaders(headers.filter((_, k) => k !== r))} aria-label="Remove header">×</button>
           </div>
         ))}
         <button type="button" className={buttonClass.ghost} data-testid={`${id}-header-add`} onClick={() => setHeaders([...headers, ['Authorization', 'API_TOKEN']])}>+ header</button>
-        <span className="block text-xs text-slate-500">Each value is read from the named environment variable when the step runs.</span>
+        <span className="block text-xs text-slate-500">Each value is the named secret of the secrets store, sent only to the hosts that secret lists.</span>
       </div>
       <div className="grid grid-cols-3 gap-2">
         {hasBody && (

@@ -1,12 +1,19 @@
 import { spawnSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CodeStepSchema } from '@trellis/mesh/schema';
+import { REPO_ROOT } from '../../../kernel/env';
 import { StepError } from '../../../kernel/errors';
+import type { Guard } from '../../../policy/guard';
+import { resolveSandbox } from '../../../policy/sandbox-dir';
 import { runCodeStep, sandboxEnv, sandboxFlags } from './code-sandbox';
+
+/** The part of a guard a code step uses: an egress policy allowing `allow` (and `internal`), and the default sandbox. */
+const policy = (allow: string[], internal: string[] = []) =>
+  ({ egress: () => Promise.resolve({ allow, internal }), sandbox: () => resolveSandbox({ appRoot: REPO_ROOT }) }) as unknown as Guard;
 
 const step = (source: string, extra: Record<string, unknown> = {}) => CodeStepSchema.parse({ type: 'code', source, ...extra });
 
@@ -76,11 +83,14 @@ describe('code step sandbox', () => {
     const imp = await failure(`const fs = await import('node:fs'); fs.writeFileSync(${JSON.stringify(target)}, 'x')`);
     expect(imp.cause).toBe('step_code_failed');
     expect(existsSync(target)).toBe(false);
-    const grant = { writeDir: dir };
-    await runCodeStep('code', step("await writeFile('out/ok.txt', 'granted'); return { done: true }", grant), {});
-    expect(readFileSync(join(dir, 'out', 'ok.txt'), 'utf8')).toBe('granted');
+    // A fresh directory of the step's own, made by the server and removed after the step.
+    const root = resolveSandbox({ appRoot: REPO_ROOT }).root;
+    const leftBefore = readdirSync(root).length;
+    const grant = { scratchDir: true };
+    await expect(runCodeStep('code', step("await writeFile('out/ok.txt', 'granted'); return { done: true }", grant), {})).resolves.toEqual({ done: true });
     const outside = await failure("await writeFile('../escape.txt', 'x')", grant);
     expect(outside.message).toContain('outside the granted directory');
+    expect(readdirSync(root).length).toBe(leftBefore);
   });
 
   it('refuses a network connection unless the host is granted', async () => {
@@ -91,7 +101,11 @@ describe('code step sandbox', () => {
     const otherHost = await failure(`return await (await fetch(${JSON.stringify(url)})).json()`, { network: ['api.example.com'] });
     expect(otherHost.message).toContain('not granted');
     expect(hits).toBe(before);
-    const granted = await runCodeStep('code', step(`return await (await fetch(${JSON.stringify(url)})).json()`, { network: ['127.0.0.1'] }), {});
+    // Granted by the step but loopback: the install's egress policy refuses it unless an admin allows this host.
+    const loopback = await failure(`return await (await fetch(${JSON.stringify(url)})).json()`, { network: ['127.0.0.1'] });
+    expect(loopback.message).toContain('egress policy');
+    expect(hits).toBe(before);
+    const granted = await runCodeStep('code', step(`return await (await fetch(${JSON.stringify(url)})).json()`, { network: ['127.0.0.1'] }), {}, undefined, {}, policy(['*'], [`127.0.0.1:${port}`]));
     expect(granted).toEqual({ hello: 'from the allowed host' });
     expect(hits).toBe(before + 1);
   });
@@ -137,7 +151,7 @@ describe('code step sandbox', () => {
       try { require('node:child_process').execFileSync(process.execPath, ['-e', '1']); out.spawn = 'spawned'; } catch (e) { out.spawn = e.code; }
       try { require('node:fs').readFileSync('/etc/hostname'); out.read = 'read'; } catch (e) { out.read = e.code; }
       console.log(JSON.stringify(out));`;
-    const flags = sandboxFlags(step('return 1'), []).filter((f) => f !== '--no-node-snapshot');
+    const flags = sandboxFlags([]).filter((f) => f !== '--no-node-snapshot');
     const got = spawnSync(process.execPath, [...flags, '-e', probe], { env: sandboxEnv(), encoding: 'utf8' });
     expect(JSON.parse(got.stdout)).toEqual({ env: [], write: 'ERR_ACCESS_DENIED', spawn: 'ERR_ACCESS_DENIED', read: 'ERR_ACCESS_DENIED' });
     expect(existsSync(target)).toBe(false);

@@ -3,11 +3,14 @@
  * that holds an isolated-vm isolate, so the code sees no Node APIs, no environment, no network and
  * no files unless granted. Defence in depth, the process itself:
  * - starts with an empty environment (`env: {}`), so secrets of the engine are not there to find;
- * - runs under Node's permission model: it may read only the runner and isolated-vm, write only
- *   the granted directory, and may not start processes or workers;
+ * - runs under Node's permission model: it may read only the runner, the egress guard and
+ *   isolated-vm, write only its own fresh scratch directory (policy/sandbox-dir.ts, when the step
+ *   asks for one), and may not start processes or workers;
+ * - runs as an unprivileged user (TRELLIS_SANDBOX_USER, default `nobody`) when Trellis runs as root;
  * - is killed when it outlives the step's time limit (plus a grace for starting up).
  * Node 20's permission model does not cover the network, which is why the code itself runs in an
- * isolate without any socket API, and `fetch` is handed in only for the granted hosts.
+ * isolate without any socket API, and `fetch` is handed in only for the granted hosts, under the
+ * install's egress policy (sandbox/egress-core.mjs, the same checks as the engine's).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -15,6 +18,9 @@ import { join } from 'node:path';
 import type { CodeStep } from '@trellis/mesh/schema';
 import { REPO_ROOT } from '../../../kernel/env';
 import { StepError } from '../../../kernel/errors';
+import type { EgressPolicy } from '../../../policy/egress';
+import type { Guard } from '../../../policy/guard';
+import { resolveSandbox, withScratchDir, type SandboxSettings, type SandboxUser } from '../../../policy/sandbox-dir';
 
 /** Time a sandbox process gets beyond the step's limit to start Node and the isolate, in ms. */
 const STARTUP_GRACE_MS = 3_000;
@@ -24,27 +30,29 @@ const MAX_OUTPUT_BYTES = 16 * 1024 * 1024;
 /** What the sandbox answers. `keep` means the code returned `undefined`: the payload stays. */
 export type SandboxResult = { ok: true; value?: unknown; keep?: boolean } | { ok: false; kind: 'threw' | 'timeout' | 'memory' | 'crashed'; message: string };
 
-function runnerPaths(): { runner: string; ivm: string } {
+function runnerPaths(): { runner: string; ivm: string; egress: string } {
   const runner = join(REPO_ROOT, 'packages', 'engine', 'sandbox', 'code-runner.mjs');
+  const egress = join(REPO_ROOT, 'packages', 'engine', 'sandbox', 'egress-core.mjs');
   const ivm = join(REPO_ROOT, 'node_modules', 'isolated-vm');
   if (!existsSync(join(ivm, 'out', 'isolated_vm.node'))) {
     throw new Error(`the code sandbox needs isolated-vm built at ${ivm} (run npm install; it compiles with node-gyp)`);
   }
-  return { runner, ivm };
+  return { runner, ivm, egress };
 }
 
 /**
  * Node flags of a sandbox process: the permission model with reads limited to `readable` (the
- * runner and isolated-vm), writes only to the step's `writeDir`, native addons allowed (isolated-vm
- * is one), and no child processes or workers (not granted, so refused).
+ * runner, the egress guard and isolated-vm), writes only to `writeDir` (the step's fresh scratch
+ * directory, when it has one), native addons allowed (isolated-vm is one), and no child processes
+ * or workers (not granted, so refused).
  */
-export function sandboxFlags(step: CodeStep, readable: readonly string[]): string[] {
+export function sandboxFlags(readable: readonly string[], writeDir?: string): string[] {
   return [
     '--no-node-snapshot', // isolated-vm needs it on Node 20 and later
     '--experimental-permission',
     ...readable.map((p) => `--allow-fs-read=${p}`),
     '--allow-addons',
-    ...(step.writeDir ? [`--allow-fs-write=${step.writeDir}`] : []),
+    ...(writeDir ? [`--allow-fs-write=${writeDir}`] : []),
     '--max-old-space-size=128',
     '--disable-warning=ExperimentalWarning',
   ];
@@ -55,16 +63,39 @@ export function sandboxEnv(): NodeJS.ProcessEnv {
   return Object.create(null) as NodeJS.ProcessEnv;
 }
 
+let defaultSandbox: SandboxSettings | undefined;
+
 /**
  * Runs `step.source` on `payload` in a fresh sandbox process and reports how it went; never
- * throws for the code's own failures (see {@link runCodeStep} for causes).
- * @throws Error when the sandbox cannot start at all (isolated-vm missing).
+ * throws for the code's own failures (see {@link runCodeStep} for causes). `policy` gives the
+ * egress policy, the sandbox root and user; without it nothing is reachable by `fetch` and the
+ * scratch directory is made under the default root.
+ * @throws Error when the sandbox cannot start at all (isolated-vm missing, a bad sandbox setting).
  */
-export function runInSandbox(step: CodeStep, payload: unknown, signal?: AbortSignal, context: CodeContext = {}): Promise<SandboxResult> {
-  const { runner, ivm } = runnerPaths();
-  const args = [...sandboxFlags(step, [runner, ivm]), runner];
+export async function runInSandbox(step: CodeStep, payload: unknown, signal?: AbortSignal, context: CodeContext = {}, policy?: Guard): Promise<SandboxResult> {
+  const egress: EgressPolicy = policy ? await policy.egress() : { allow: [], internal: [] };
+  const settings = policy?.sandbox() ?? (defaultSandbox ??= resolveSandbox({ appRoot: REPO_ROOT }));
+  const run = { step, payload, signal, context, egress: { allow: egress.allow, internal: egress.internal ?? [] }, user: settings.user };
+  if (!step.scratchDir) return spawnSandbox(run);
+  return withScratchDir(settings, (dir) => spawnSandbox({ ...run, writeDir: dir }));
+}
+
+interface SandboxRun {
+  step: CodeStep;
+  payload: unknown;
+  signal: AbortSignal | undefined;
+  context: CodeContext;
+  egress: { allow: string[]; internal: string[] };
+  user: SandboxUser | undefined;
+  writeDir?: string;
+}
+
+function spawnSandbox({ step, payload, signal, context, egress, user, writeDir }: SandboxRun): Promise<SandboxResult> {
+  const { runner, ivm, egress: guard } = runnerPaths();
+  const args = [...sandboxFlags([runner, guard, ivm], writeDir), runner];
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { env: sandboxEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const asUser = user ? { uid: user.uid, gid: user.gid } : {};
+    const child = spawn(process.execPath, args, { env: sandboxEnv(), stdio: ['pipe', 'pipe', 'pipe'], ...asUser });
     let out = '';
     let err = '';
     let settled = false;
@@ -110,7 +141,8 @@ export function runInSandbox(step: CodeStep, payload: unknown, signal?: AbortSig
         timeoutMs: step.timeoutMs,
         memoryMb: step.memoryMb,
         network: step.network ?? [],
-        writeDir: step.writeDir,
+        egress,
+        writeDir,
       }),
     );
   });
@@ -130,8 +162,8 @@ export interface CodeContext {
  * @throws StepError `timed_out` past the time limit; `step_code_failed` when the code throws, runs
  *   past its memory limit or the sandbox process dies (both retryable, as any failing delivery).
  */
-export async function runCodeStep(memberId: string, step: CodeStep, payload: unknown, signal?: AbortSignal, context: CodeContext = {}): Promise<unknown> {
-  const r = await runInSandbox(step, payload, signal, context);
+export async function runCodeStep(memberId: string, step: CodeStep, payload: unknown, signal?: AbortSignal, context: CodeContext = {}, policy?: Guard): Promise<unknown> {
+  const r = await runInSandbox(step, payload, signal, context, policy);
   if (r.ok) return r.keep ? payload : r.value;
   if (r.kind === 'timeout') throw new StepError('timed_out', memberId, `its code step ${r.message}`);
   const what = r.kind === 'memory' ? r.message : r.kind === 'threw' ? `threw: ${r.message}` : r.message;

@@ -30,14 +30,14 @@ describe.each(['pglite', 'postgres'] as const)('SQL steps on the trellis connect
   }
 
   it('refuses an INSERT in a read-only step, writes with a write step, and reads it back, with no URL set', async () => {
-    // No variables at all: `trellis` is not an environment variable but the engine's own database.
-    const w = await worlds.open({ backoffMs: 50, variables: {} }, kind);
+    // No settings at all: `trellis` is the engine's own database, reached as the role trellis_mesh (schema mesh_data).
+    const w = await worlds.open({ backoffMs: 50 }, kind);
     worlds.start(w, { pools: ['default'] });
     const create = 'create table if not exists ledger (id text primary key, entry jsonb not null)';
 
     const createdReadOnly = await run(w, mesh([{ type: 'sql', connection: 'trellis', query: create }]), {});
     expect(createdReadOnly.cause).toBe('step_code_failed');
-    expect(await rows(w.engine.db, sql`select to_regclass('ledger') as t`)).toEqual([{ t: null }]);
+    expect(await rows(w.engine.db, sql`select to_regclass('mesh_data.ledger') as t`)).toEqual([{ t: null }]);
 
     const created = await run(w, mesh([{ type: 'sql', connection: 'trellis', write: true, query: create, into: 'created' }]), {});
     await expectExactDone(w.engine.db, created.id);
@@ -47,11 +47,11 @@ describe.each(['pglite', 'postgres'] as const)('SQL steps on the trellis connect
     expect(refused.cause).toBe('step_code_failed');
     const dead = await listMessages(w.engine.db, { runId: refused.id, status: 'dead' });
     expect(dead.items[0]?.error).toContain('read-only');
-    expect(await rows(w.engine.db, sql`select id from ledger`)).toEqual([]);
+    expect(await rows(w.engine.db, sql`select id from mesh_data.ledger`)).toEqual([]);
     // One statement per step: a read-only step cannot commit its transaction and write after it.
     const escaped = await run(w, mesh([{ type: 'sql', connection: 'trellis', query: `commit; insert into ledger (id, entry) values ('L-0', '{}')` }]), {});
     expect(escaped.cause).toBe('step_code_failed');
-    expect(await rows(w.engine.db, sql`select id from ledger`)).toEqual([]);
+    expect(await rows(w.engine.db, sql`select id from mesh_data.ledger`)).toEqual([]);
 
     const written = await run(
       w,
@@ -63,7 +63,7 @@ describe.each(['pglite', 'postgres'] as const)('SQL steps on the trellis connect
     );
     expect({ status: written.status, cause: written.cause }).toEqual({ status: 'done', cause: null });
     expect(written.output).toEqual({ id: 'L-2', entry: { amount: 340 }, inserted: [{ id: 'L-2' }], found: [{ id: 'L-2', amount: '340' }] });
-    expect(await rows(w.engine.db, sql`select id, entry from ledger`)).toEqual([{ id: 'L-2', entry: { amount: 340 } }]);
+    expect(await rows(w.engine.db, sql`select id, entry from mesh_data.ledger`)).toEqual([{ id: 'L-2', entry: { amount: 340 } }]);
 
     // A failing query rolls its transaction back and leaves the database usable for the next run.
     const broken = await run(w, mesh([{ type: 'sql', connection: 'trellis', write: true, query: 'select * from no_such_table' }]), {});

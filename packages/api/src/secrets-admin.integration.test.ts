@@ -1,0 +1,35 @@
+/**
+ * The admin surfaces of issue 11 over tRPC: only admins manage secrets, connections and the egress
+ * policy, and nothing ever answers a secret's value (docs/security.md).
+ */
+import { describe, expect, it } from 'vitest';
+import { useWorlds } from '../../engine/test/harness';
+import { appRouter } from './root';
+
+describe('secrets and egress over tRPC', () => {
+  const worlds = useWorlds();
+
+  it('refuses members, stores for admins, and never answers a value', async () => {
+    const world = await worlds.open();
+    const ctx = { db: world.engine.db, engine: world.engine };
+    const admin = appRouter.createCaller({ ...ctx, user: { id: 'u1', email: 'a@x.test', name: 'A', role: 'admin' } });
+    const member = appRouter.createCaller({ ...ctx, user: { id: 'u2', email: 'm@x.test', name: 'M', role: 'member' } });
+    await expect(member.secrets.set({ name: 'CRM_TOKEN', value: 'Bearer v4lue', hosts: ['api.crm.example'] })).rejects.toThrow(/only an admin/);
+    await expect(member.secrets.list({})).rejects.toThrow(/only an admin/);
+    await expect(member.egress.allow({ pattern: '127.0.0.1', internal: true })).rejects.toThrow(/only an admin/);
+
+    const stored = await admin.secrets.set({ name: 'CRM_TOKEN', value: 'Bearer v4lue', hosts: ['api.crm.example'] });
+    expect(JSON.stringify(stored)).not.toContain('v4lue');
+    const listed = await admin.secrets.list({});
+    expect(listed.map((s) => [s.name, s.hosts, s.updatedBy])).toEqual([['CRM_TOKEN', ['api.crm.example'], 'u1']]);
+    expect(JSON.stringify(listed)).not.toContain('v4lue');
+    await expect(admin.secrets.set({ name: 'NO_HOSTS', value: 'x' })).rejects.toThrow(/hosts of NO_HOSTS: list at least one host/);
+    await expect(admin.secrets.set({ kind: 'connection', name: 'CRM_DB', value: 'mysql://x' })).rejects.toThrow(/expected a postgres:\/\/ URL/);
+    expect(await admin.secrets.remove({ name: 'CRM_TOKEN' })).toEqual({ removed: true });
+
+    expect((await admin.egress.list()).inForce).toEqual(['*']);
+    await admin.egress.allow({ pattern: 'api.crm.example' });
+    expect((await admin.egress.list()).inForce).toEqual(['api.crm.example']);
+    await expect(admin.egress.allow({ pattern: '*.example', internal: true })).rejects.toThrow(/only an exact host/);
+  });
+});
