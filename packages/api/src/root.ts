@@ -20,6 +20,10 @@ import { feed } from './routers/exceptions/feed';
 import { ask } from './routers/assistant/ask';
 import { add as addService } from './routers/services/add';
 import { list as listServices } from './routers/services/list';
+import { calls as toolCalls } from './routers/tools/calls';
+import { list as listTools } from './routers/tools/list';
+import { put as putTool } from './routers/tools/put';
+import { remove as removeTool } from './routers/tools/remove';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -29,6 +33,7 @@ export const appRouter = router({
   services: router({ list: listServices, add: addService }),
   actions: router({ list: listActions, act, decide, people }),
   assistant: router({ ask }),
+  tools: router({ list: listTools, put: putTool, remove: removeTool, calls: toolCalls }),
 });
 
 export type AppRouter = typeof appRouter;

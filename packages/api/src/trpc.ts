@@ -21,3 +21,9 @@ export const protectedProcedure = t.procedure.use(({ ctx, next }) => {
   if (!ctx.user) throw new TRPCError({ code: 'UNAUTHORIZED', message: 'sign in to continue' });
   return next({ ctx: { ...ctx, user: ctx.user } });
 });
+
+/** Admins only: refuses a signed-in user whose role is not `admin`, naming the policy. */
+export const adminProcedure = protectedProcedure.use(({ ctx, next }) => {
+  if (ctx.user.role !== 'admin') throw new TRPCError({ code: 'FORBIDDEN', message: 'only an admin may manage the tool registry' });
+  return next();
+});

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import type { CodeStep } from '@trellis/mesh/schema';
 import { REPO_ROOT } from '../env';
 import { StepError } from '../errors';
+import { withSandboxSlot } from '../security/sandbox-run';
 
 /** Time a sandbox process gets beyond the step's limit to start Node and the isolate, in ms. */
 const STARTUP_GRACE_MS = 3_000;
@@ -131,7 +132,7 @@ export interface CodeContext {
  *   past its memory limit or the sandbox process dies (both retryable, as any failing delivery).
  */
 export async function runCodeStep(memberId: string, step: CodeStep, payload: unknown, signal?: AbortSignal, context: CodeContext = {}): Promise<unknown> {
-  const r = await runInSandbox(step, payload, signal, context);
+  const r = await withSandboxSlot(memberId, step, signal, () => runInSandbox(step, payload, signal, context));
   if (r.ok) return r.keep ? payload : r.value;
   if (r.kind === 'timeout') throw new StepError('timed_out', memberId, `its code step ${r.message}`);
   const what = r.kind === 'memory' ? r.message : r.kind === 'threw' ? `threw: ${r.message}` : r.message;

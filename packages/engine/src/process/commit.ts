@@ -21,6 +21,7 @@ import type { ChildRow, Claimed } from './types';
 import { parkForApproval, type ParkedOutput } from '../approvals/park';
 import { recordEvents } from '../events/outbox';
 import { clearStalled } from '../ops/clear-stalled';
+import { countRunMessages, guardItems } from '../security/output-guard';
 
 /** A message ready to commit: non-combine members carry their outputs already. */
 export interface Prepared {
@@ -68,7 +69,7 @@ function memberFor(maxDepth: number, msg: Claimed, plan: Plan): Member {
 export function prepare(maxDepth: number, msg: Claimed, plan: Plan): Prepared {
   const member = memberFor(maxDepth, msg, plan);
   if (member.kind === 'combine') return { msg, plan, member };
-  return { msg, plan, member, items: executeMember(member, msg) };
+  return { msg, plan, member, items: guardItems(member.id, executeMember(member, msg)) };
 }
 
 /**
@@ -83,11 +84,11 @@ export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan
   const member = memberFor(engine.config.maxDepth, msg, plan);
   const base = { msg, plan, member, leaseToken: msg.leaseToken };
   if (member.kind === 'workflow') {
-    const run = { messageId: msg.id, signal: lease.signal, guard: () => lease.guard() };
+    const run = { messageId: msg.id, runId: msg.runId, meshId: msg.meshId, signal: lease.signal, guard: () => lease.guard() };
     const ctx = { variables: engine.variables, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run };
-    return { ...base, items: await runWorkflow(member, msg, ctx) };
+    return { ...base, items: guardItems(member.id, await runWorkflow(member, msg, ctx)) };
   }
-  if (member.kind !== 'agent' || msg.void) return { ...base, items: executeMember(member, msg) };
+  if (member.kind !== 'agent' || msg.void) return { ...base, items: guardItems(member.id, executeMember(member, msg)) };
   const limit = engine.config.agentTimeoutMs;
   const signal = AbortSignal.any([AbortSignal.timeout(limit), lease.signal]);
   let timer: NodeJS.Timeout | undefined;
@@ -100,8 +101,8 @@ export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan
   stopped.catch(() => undefined);
   try {
     await lease.guard();
-    const payload = await Promise.race([engine.runAgent(member, msg.payload, signal, { idempotencyKey: msg.id }), deadline, stopped]);
-    return { ...base, items: [{ payload, frames: msg.frames, void: false }] };
+    const payload = await Promise.race([engine.runAgent(member, msg.payload, signal, { idempotencyKey: msg.id, runId: msg.runId, meshId: msg.meshId, messageId: msg.id }), deadline, stopped]);
+    return { ...base, items: guardItems(member.id, [{ payload, frames: msg.frames, void: false }]) };
   } finally {
     clearTimeout(timer);
   }
@@ -174,7 +175,8 @@ export async function commit(
   }
   if (filtered.length > 0) await insertFiltered(tx, filtered);
   await parkForApproval(tx, parked);
-  const inserted = children.length === 0 ? [] : await insertChildren(tx, children);
+  const counted = await countRunMessages(tx, children);
+  const inserted = counted.length === 0 ? [] : await insertChildren(tx, counted);
   if (leaves.length > 0) await writeLeaves(tx, leaves);
   const runIds = [...new Set(ready.map((p) => p.msg.runId))].sort();
   if (shouldTouch(runIds)) await touchRuns(tx, runIds);

@@ -42,7 +42,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       // PGlite has no autovacuum: without this, dead row versions pile up and plans go stale.
       vacuumEveryMs: handle.kind === 'pglite' ? 10 * 60_000 : 0,
       analyzeEveryMs: handle.kind === 'pglite' ? 60_000 : 0,
-      runAgent: agentRunner(env.variables),
+      runAgent: agentRunner(env.variables, { db: handle.db }),
       variables: env.variables,
       ...(options.log ? { log: options.log } : {}),
     });

@@ -10,6 +10,7 @@ const LINKS = [
   { href: '/exceptions', label: 'Exceptions' },
   { href: '/actions', label: 'Action Center', testId: 'nav-actions' },
   { href: '/services', label: 'Services' },
+  { href: '/tools', label: 'Tools' },
 ] as const;
 
 export function NavBar({ email }: { email: string }) {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { nestedResolver } from '@trellis/engine/meshes/definition';
+import { guardMeshDefinition } from '@trellis/engine/security/definition-guard';
 import { parseMeshFile } from '@trellis/mesh/parse';
 import { validateMesh } from '@trellis/mesh/validate';
 import { FindingSchema } from '../../schemas';
@@ -15,6 +16,7 @@ export const validate = protectedProcedure
   .output(z.object({ readable: z.boolean(), findings: z.array(FindingSchema) }))
   .query(async ({ ctx, input }) => {
     // TODO(engine): a `meshes/check-mesh.ts` use case would make this one call, shared with the CLI's validate.
+    guardMeshDefinition(input.definition);
     const parsed = parseMeshFile(input.definition);
     if (!parsed.ok) return { readable: false, findings: parsed.findings };
     return { readable: true, findings: validateMesh(parsed.mesh, await nestedResolver(ctx.db, parsed.mesh)) };
