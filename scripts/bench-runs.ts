@@ -13,7 +13,7 @@ import { CAUSES } from '@trellis/mesh/causes';
 import { openWorld } from '../packages/engine/test/harness';
 import { exceptionsFeed } from '../packages/engine/src/ops/exceptions-feed';
 import { searchFilter, searchOrder, searchRuns, type SearchRunsInput } from '../packages/engine/src/ops/search-runs';
-import { rows } from '../packages/engine/src/sql';
+import { rows } from '../packages/engine/src/kernel/sql';
 import { runs } from '../packages/db/src/schema/runs';
 
 const { values: args } = parseArgs({

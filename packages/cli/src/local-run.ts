@@ -1,6 +1,6 @@
 /** What `run` and `reopen` share: the `--timeout` option, working a run off in this process, the exit code. */
-import { loadPlan } from '@trellis/engine/exec/plan';
-import type { Engine } from '@trellis/engine/runtime/context';
+import { loadPlan } from '@trellis/engine/plan/plan';
+import type { Engine } from '@trellis/engine/kernel/engine';
 import { startInProcess } from '@trellis/engine/runtime/in-process';
 import type { RunSummary } from '@trellis/engine/runs/get-run';
 import type { CliEnv } from './env';

@@ -8,7 +8,7 @@ import { PG_ADMIN_URL, WORD_SPLIT, exactness, openWorld, saveOrThrow, spawnWorke
 import { startRun } from '../src/runs/start-run';
 import { waitForRun } from '../src/runs/wait-run';
 import { startOrchestrator } from '../src/runtime/orchestrator';
-import { rows } from '../src/sql';
+import { rows } from '../src/kernel/sql';
 import { sql } from 'drizzle-orm';
 
 /** The faults, one per round. */

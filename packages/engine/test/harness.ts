@@ -12,13 +12,13 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { openDb, type DbHandle } from '@trellis/db/client';
-import { silentLogger } from '../src/log';
-import { createEngine, type Engine, type EngineConfig, type EngineOptions } from '../src/runtime/context';
+import { silentLogger } from '../src/kernel/log';
+import { createEngine, type Engine, type EngineConfig, type EngineOptions } from '../src/kernel/engine';
 import { saveMesh } from '../src/meshes/save-mesh';
 import { sql } from 'drizzle-orm';
 import { afterEach } from 'vitest';
 import { startInProcess, type InProcessOptions } from '../src/runtime/in-process';
-import { rows, type Queryable } from '../src/sql';
+import { rows, type Queryable } from '../src/kernel/sql';
 
 /** Postgres server for tests; a database is created on it per test. */
 export const PG_ADMIN_URL = process.env.TRELLIS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -97,7 +97,7 @@ export function highestParam(query: string): number {
 
 /**
  * The built-in deterministic model, the only one that runs without a provider: the engine has no
- * default endpoint (packages/engine/src/agents/provider.ts refuses a member without `provider`).
+ * default endpoint (packages/engine/src/members/agent/provider.ts refuses a member without `provider`).
  */
 export const DEMO_MODEL = 'demo';
 

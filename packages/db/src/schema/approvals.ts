@@ -5,7 +5,7 @@ import { index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
  * message is `parked` and `children` holds the child rows it would have inserted (and `leaf` the
  * output of a leaf member). `id` is the parked message's id, so a redelivery parks nothing twice;
  * a message parked again after a decision (its run re-opened after a rejection) sets the row back
- * to pending, and the earlier decision stays in the item's history (engine approvals/park.ts).
+ * to pending, and the earlier decision stays in the item's history (engine lifecycle/park-approval.ts).
  * `status`: pending | approved | rejected; `decided_by` (user id), `decided_at` and `comment`
  * record who decided what and when.
  */

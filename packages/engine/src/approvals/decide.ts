@@ -7,15 +7,15 @@
  * approval and in the item's history.
  */
 import { sql } from 'drizzle-orm';
-import { enqueue } from '../bus/queues';
+import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
 import { ActionNotFoundError, ActionRefusedError } from '../ops/errors';
 import { insertChildren, writeLeaves } from '../process/commit';
 import type { ChildRow } from '../process/types';
-import { failRun, finalizeRuns } from '../runs/finalize';
-import type { Engine } from '../runtime/context';
-import { rows } from '../sql';
-import { approvalItemId } from './park';
+import { failRun, finalizeRuns } from '../lifecycle/finalize';
+import type { Engine } from '../kernel/engine';
+import { rows } from '../kernel/sql';
+import { approvalItemId } from '../lifecycle/park-approval';
 
 /** What {@link decideApproval} needs. `comment` is required for a rejection (it goes in the sentence). */
 export interface DecideApprovalInput {

@@ -9,7 +9,7 @@ import { saveOrThrow, useWorlds, WORD_SPLIT, type TestWorld } from '../../test/h
 import { saveMesh } from '../meshes/save-mesh';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 import { ask } from './ask';
 
 let server: Server | undefined;

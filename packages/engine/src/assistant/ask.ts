@@ -5,7 +5,7 @@
  * the reply states exactly what would happen (N runs, from member M, version) and carries a
  * confirmation token bound to that action; it runs when the same person answers "yes" with it.
  */
-import type { Engine } from '../runtime/context';
+import type { Engine } from '../kernel/engine';
 import { previewReopen, reopenRuns } from '../runs/reopen-run';
 import { answerApprovals, answerFailures, answerLost, answerStalled, answerWhy, HELP } from './answers';
 import { issueToken, redeemToken, type ReopenAction } from './confirm';

@@ -5,7 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { causeInfo, isCause } from '@trellis/mesh/causes';
-import { rows, type Queryable } from '../sql';
+import { rows, type Queryable } from '../kernel/sql';
 
 /** Start of today (UTC midnight) for `now`. */
 export function startOfTodayUtc(now = new Date()): Date {

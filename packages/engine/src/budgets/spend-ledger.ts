@@ -8,9 +8,9 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { agentSpend } from '@trellis/db/schema/tools';
 import type { AgentBudgetLimits } from '@trellis/mesh/schema';
-import type { AgentUsage } from '../agents/budget';
-import { uuidv7 } from '../ids';
-import { rows } from '../sql';
+import type { AgentUsage } from '../members/agent/budget';
+import { uuidv7 } from '../kernel/ids';
+import { rows } from '../kernel/sql';
 
 /** Which agent spends: a member (or a workflow member's agent step) of a mesh, in a run. */
 export interface SpendPlace {

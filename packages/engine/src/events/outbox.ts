@@ -4,7 +4,7 @@
  * purpose: subscribers refetch what they show, so an event only says what moved.
  */
 import { sql } from 'drizzle-orm';
-import { rows, type Queryable } from '../sql';
+import { rows, type Queryable } from '../kernel/sql';
 
 /** What moved. `counts.moved` is added by the pump to every non-empty batch it publishes. */
 export type EngineEventKind = 'run.status' | 'run.failed' | 'item.changed' | 'approval.changed' | 'counts.moved';

@@ -1,7 +1,7 @@
 /** Publishing the event outbox on Redis pub/sub (run by the orchestrator every tick). */
 import { sql } from 'drizzle-orm';
-import type { Engine } from '../runtime/context';
-import { rows } from '../sql';
+import type { Engine } from '../kernel/engine';
+import { rows } from '../kernel/sql';
 import { eventsChannel, type EngineEvent, type EngineEventKind } from './outbox';
 
 /** Most events one pass publishes; the rest wait for the next pass. */

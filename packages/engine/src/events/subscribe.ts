@@ -1,5 +1,5 @@
 /** Listening to the engine's live-update events (the web server's SSE route uses this). */
-import type { Engine } from '../runtime/context';
+import type { Engine } from '../kernel/engine';
 import { eventsChannel, type EngineEvent } from './outbox';
 
 /** A listener gets each published batch of events. */

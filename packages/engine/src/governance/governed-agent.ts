@@ -5,8 +5,8 @@
  */
 import type { Db } from '@trellis/db/client';
 import type { AgentMember } from '@trellis/mesh/schema';
-import { runAgent, type AgentResult, type RunAgentOptions } from '../agents/run-agent';
-import { agentFailure } from '../agents/fail';
+import { runAgent, type AgentResult, type RunAgentOptions } from '../members/agent/run-agent';
+import { agentFailure } from '../members/agent/fail';
 import { overBudget, recordSpend, spentSoFar, type SpendPlace } from '../budgets/spend-ledger';
 import { loadToolRegistry } from '../tools/registry';
 import type { SecretResolver } from '../tools/secrets';

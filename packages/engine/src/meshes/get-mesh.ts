@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { meshes, meshVersions } from '@trellis/db/schema/meshes';
 import type { Mesh } from '@trellis/mesh/schema';
-import { loadVersion } from './definition';
+import { loadVersion } from '../plan/definition';
 
 /** Which mesh: by id or by name; `version` defaults to the latest. */
 export type GetMeshInput = ({ meshId: string } | { name: string }) & { version?: number };

@@ -6,9 +6,9 @@ import type { Finding } from '@trellis/mesh/findings';
 import { parseMeshFile } from '@trellis/mesh/parse';
 import type { Mesh } from '@trellis/mesh/schema';
 import { validateMesh } from '@trellis/mesh/validate';
-import { uuidv7 } from '../ids';
+import { uuidv7 } from '../kernel/ids';
 import { guardMeshDefinition } from '../security/definition-guard';
-import { canonicalJson, loadVersion, nestedResolver } from './definition';
+import { canonicalJson, loadVersion, nestedResolver } from '../plan/definition';
 
 /** What to save. */
 export interface SaveMeshInput {

@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import { causeInfo, causeSentence, isCause, type CauseSeverity } from '@trellis/mesh/causes';
 import type { Db } from '@trellis/db/client';
 import { recordEvents } from '../events/outbox';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 import { ActionNotFoundError, ActionRefusedError } from './errors';
 
 /** A run an item covers, as it stands now. */

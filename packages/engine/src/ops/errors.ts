@@ -1,5 +1,5 @@
 /** Errors of the Action Center and approvals. */
-import { EngineError } from '../errors';
+import { EngineError } from '../kernel/errors';
 
 /** No action item or approval with that id. */
 export class ActionNotFoundError extends EngineError {

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { causeInfo, causeSentence, isCause, type Cause, type CauseSeverity } from '@trellis/mesh/causes';
 import type { Db } from '@trellis/db/client';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 
 /** The window, `from` inclusive, `to` exclusive. */
 export interface FeedInput {

@@ -10,7 +10,7 @@ import { subscribeEvents } from '../events/subscribe';
 import { reopenRun } from '../runs/reopen-run';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 import { detectStalls } from '../runtime/sweep';
 import { actOnItem, listActionItems } from './action-items';
 import { exceptionsFeed } from './exceptions-feed';

@@ -10,18 +10,18 @@
  * see {@link HeavyLane}) is done, so a step that fails after 1 s is retried then, not after its
  * slowest batch-mate.
  */
-import { enqueue } from '../bus/queues';
-import { plansForRuns, type Plan } from '../exec/plan';
-import type { Engine } from '../runtime/context';
-import { finalizeRuns } from '../runs/finalize';
-import { isConnectionError, isRetryableTxError } from '../sql';
+import { enqueue } from '../kernel/queues';
+import { plansForRuns, type Plan } from '../plan/plan';
+import type { Engine } from '../kernel/engine';
+import { finalizeRuns } from '../lifecycle/finalize';
+import { isConnectionError, isRetryableTxError } from '../kernel/sql';
 import { Batcher } from './batcher';
 import { cancelEnded, claimHeavy, isHeavy, type ClaimedHeavy, type Delivery } from './claim';
 import { commit, prepareHeavy, type Prepared } from './commit';
 import { isStopped, LeaseKeeper, RunEndedError } from './lease';
 import { noteInserted } from './stats';
 import { ACK, type Outcome } from './types';
-import { isParking, parkDeliveries } from '../services/park';
+import { isParking, parkDeliveries } from './park';
 
 /**
  * One worker's heavy lane: the leases its running steps hold, and the group commit of the heavy
@@ -100,7 +100,7 @@ export async function processBatch(
     else if (isHeavy(member)) heavyIds.push(d.messageId);
     else light.push(d.messageId);
   }
-  // Services and nested meshes park (services/park.ts): no worker waits; voids pass on as heavy.
+  // Services and nested meshes park (process/park.ts): no worker waits; voids pass on as heavy.
   const settled = new Map<string, Outcome>();
   heavyIds.push(...(await parkDeliveries(engine, parking, plans, settled)));
   const claimedAt = Date.now();

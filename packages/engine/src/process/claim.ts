@@ -11,9 +11,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Member } from '@trellis/mesh/schema';
-import { parseFrames } from '../exec/frames';
-import { hasHeavySteps } from '../exec/heavy-steps';
-import { rows, type Queryable, textArray } from '../sql';
+import { parseFrames } from '../plan/frames';
+import { hasHeavySteps } from '../members/workflow/heavy-steps';
+import { rows, type Queryable, textArray } from '../kernel/sql';
 import type { Claimed } from './types';
 
 /** What a job tells a worker: which message, of which run, for which member. */
@@ -117,7 +117,7 @@ export async function claimHeavy(db: Queryable, ids: readonly string[], owner: s
 /**
  * Marks heavy messages done after they ran, fenced by their lease tokens: a message whose token
  * changed (another delivery took it over after the lease lapsed) is not touched. A parked message
- * that continues (services/continue.ts) holds no lease and passes `null`.
+ * that continues (process/continue.ts) holds no lease and passes `null`.
  * @returns the ids this call ended.
  */
 export async function completeHeavy(tx: Queryable, leases: readonly { id: string; token: string | null }[]): Promise<Set<string>> {

@@ -5,22 +5,22 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Member } from '@trellis/mesh/schema';
-import { StepError } from '../errors';
-import type { Frame, Item } from '../exec/frames';
-import type { Plan } from '../exec/plan';
-import { executeMember } from '../exec/steps';
-import { runWorkflow } from '../exec/heavy-steps';
-import { filteredId, joinOutputId, messageId } from '../ids';
-import { rows, textArray, type Queryable } from '../sql';
-import type { Engine } from '../runtime/context';
+import { StepError } from '../kernel/errors';
+import type { Frame, Item } from '../plan/frames';
+import type { Plan } from '../plan/plan';
+import { executeMember } from '../members/workflow/steps';
+import { runWorkflow } from '../members/workflow/heavy-steps';
+import { filteredId, joinOutputId, messageId } from '../kernel/ids';
+import { rows, textArray, type Queryable } from '../kernel/sql';
+import type { Engine } from '../kernel/engine';
 import { completeHeavy, completeLight, reopenFailed, type ClaimedHeavy } from './claim';
 import type { Lease } from './lease';
 import { runJoins, type Arrival } from './join';
 import { leafOutput, routeItems, type Dropped } from './route';
 import type { ChildRow, Claimed } from './types';
-import { parkForApproval, type ParkedOutput } from '../approvals/park';
+import { parkForApproval, type ParkedOutput } from '../lifecycle/park-approval';
 import { recordEvents } from '../events/outbox';
-import { clearStalled } from '../ops/clear-stalled';
+import { clearStalled } from '../lifecycle/clear-stalled';
 import { countRunMessages, guardItems } from '../security/output-guard';
 
 /** A message ready to commit: non-combine members carry their outputs already. */
@@ -74,7 +74,7 @@ export function prepare(maxDepth: number, msg: Claimed, plan: Plan): Prepared {
 
 /**
  * Runs a heavy member, which may take long: agents go through the engine's agent runner under a
- * deadline; workflows with code, SQL, HTTP or agent steps run all their steps here (exec/heavy-steps.ts),
+ * deadline; workflows with code, SQL, HTTP or agent steps run all their steps here (members/workflow/heavy-steps.ts),
  * before the commit transaction opens; a void passes through untouched. `lease` is the delivery's
  * lease (process/lease.ts): its signal stops the step, its guard runs before each outside effect.
  * @throws StepError (`timed_out` when the deadline passes, or the runner's own cause); the lease's
@@ -152,7 +152,7 @@ export async function commit(
         arrivals.push({ msg: { ...msg, id: row.id, member: c, depth: row.depth, frames: d.item.frames, payload: null }, member: combine, skip: { partId: row.id } });
       }
     }
-    // `approval: 'required'`: the output waits for a person (approvals/park.ts), nothing is published.
+    // `approval: 'required'`: the output waits for a person (lifecycle/park-approval.ts), nothing is published.
     if (member.approval === 'required') return void parked.push({ msg, plan, memberId: member.id, children: kids, leaf: out });
     // A loop, not push(...kids): a 200,000-way split would overflow the call stack with arguments.
     for (const kid of kids) children.push(kid);
@@ -278,7 +278,7 @@ function shouldTouch(runIds: readonly string[]): boolean {
 /**
  * Records movement for the stall detector, at most about once a second per run: every batch
  * would otherwise queue on the same run row. A stalled run that moves again is running again, and
- * its Action Center item learns it (ops/clear-stalled.ts).
+ * its Action Center item learns it (lifecycle/clear-stalled.ts).
  */
 async function touchRuns(tx: Queryable, runIds: string[]): Promise<void> {
   const moved = await rows<{ id: string; was: string }>(

@@ -7,8 +7,8 @@
 import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { REDIS_URL, exactness, saveOrThrow, useWorlds } from '../../test/harness';
-import { queueName } from '../bus/queues';
-import type { AgentRunner } from '../runtime/context';
+import { queueName } from '../kernel/queues';
+import type { AgentRunner } from '../kernel/engine';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';

@@ -1,11 +1,11 @@
 /** What happens to a message whose delivery failed: back to pending for a retry, or dead-lettered. */
 import { sql } from 'drizzle-orm';
 import type { Cause } from '@trellis/mesh/causes';
-import { StepError } from '../errors';
-import type { Engine } from '../runtime/context';
-import { failRun } from '../runs/finalize';
-import { plansForRuns } from '../exec/plan';
-import { rows } from '../sql';
+import { StepError } from '../kernel/errors';
+import type { Engine } from '../kernel/engine';
+import { failRun } from '../lifecycle/finalize';
+import { plansForRuns } from '../plan/plan';
+import { rows } from '../kernel/sql';
 
 /**
  * Whether another attempt could help. A member's own failure (a throwing step, an agent whose

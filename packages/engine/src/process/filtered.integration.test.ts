@@ -4,7 +4,7 @@ import { exactness, saveOrThrow, useWorlds } from '../../test/harness';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 
 // The repro of a false success: a condition between the split and its combine drops one word.
 const FILTERED = {

@@ -5,10 +5,10 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
-import type { Route } from '../exec/plan';
+import type { Route } from '../plan/plan';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 
 /** 2,000 words on one line: a 2,000-wide fan-out at depth 2. */
 const WIDE = Array.from({ length: 2000 }, (_, i) => `w${i}`).join(' ');

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CombineMember } from '@trellis/mesh/schema';
 import { openWorld, type TestWorld } from '../../test/harness';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 import { runJoins } from './join';
 import type { Claimed } from './types';
 

@@ -13,9 +13,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { CombineMember } from '@trellis/mesh/schema';
-import type { Item } from '../exec/frames';
-import { mergeParts } from '../exec/merge';
-import { rows, type Queryable } from '../sql';
+import type { Item } from '../plan/frames';
+import { mergeParts } from '../members/combine/merge';
+import { rows, type Queryable } from '../kernel/sql';
 import type { Claimed } from './types';
 
 /**

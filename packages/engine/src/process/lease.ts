@@ -14,7 +14,7 @@
  */
 import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
-import { rows, type Queryable } from '../sql';
+import { rows, type Queryable } from '../kernel/sql';
 
 /** The lease a delivery took: the message, its fencing token, and what its step listens to. */
 export interface Lease {

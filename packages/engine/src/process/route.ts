@@ -1,8 +1,8 @@
 /** Turning a member's outputs into child messages on its outgoing channels. */
 import { channelName } from '@trellis/mesh/schema';
-import { StepError } from '../errors';
-import type { Item } from '../exec/frames';
-import type { Plan, Route } from '../exec/plan';
+import { StepError } from '../kernel/errors';
+import type { Item } from '../plan/frames';
+import type { Plan, Route } from '../plan/plan';
 import type { ChildRow, Claimed } from './types';
 
 /** Per plan: member id → its own channels (name → receiving member), read from the mesh file itself. */

@@ -12,7 +12,7 @@
  * it takes a ShareUpdateExclusive lock, which blocks no reads or writes.
  */
 import { sql } from 'drizzle-orm';
-import type { Engine } from '../runtime/context';
+import type { Engine } from '../kernel/engine';
 
 /** Rows inserted since the last ANALYZE before another is worth it. */
 export const ANALYZE_AFTER_ROWS = 5_000;

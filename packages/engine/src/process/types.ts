@@ -1,5 +1,5 @@
 /** Shapes shared by the message-processing modules. */
-import type { Frame } from '../exec/frames';
+import type { Frame } from '../plan/frames';
 
 /** A message a worker has claimed (status `running`), with the mesh version of its run. */
 export interface Claimed {

@@ -7,12 +7,12 @@
  * abort the step's signal (HTTP and agent calls, SQL queries, code sandboxes, MCP tool calls).
  */
 import { sql } from 'drizzle-orm';
-import { approvalItemId } from '../approvals/park';
-import { EngineError, RunNotFoundError } from '../errors';
+import { approvalItemId } from '../lifecycle/park-approval';
+import { EngineError, RunNotFoundError } from '../kernel/errors';
 import { eventsChannel, recordEvents, type EngineEvent } from '../events/outbox';
-import type { Engine } from '../runtime/context';
-import { afterRunsEnded } from '../nested/resume';
-import { rows, textArray, type Queryable } from '../sql';
+import type { Engine } from '../kernel/engine';
+import { afterRunsEnded } from '../members/mesh/resume';
+import { rows, textArray, type Queryable } from '../kernel/sql';
 
 /** The run has already ended, so there is nothing to cancel (HTTP 409). */
 export class RunEndedAlreadyError extends EngineError {
@@ -57,7 +57,7 @@ export async function cancelRun(engine: Engine, input: CancelRunInput): Promise<
     if (!['running', 'stalled', 'queued'].includes(run.status)) throw new RunEndedAlreadyError(input.runId, run.status);
     const ended = await endRuns(tx, [input.runId], sentence);
     const children = await cancelChildRuns(tx, [input.runId], `Cancelled with its parent run ${input.runId}.`);
-    // A cancelled child run fails the parent waiting for it (nested/resume.ts).
+    // A cancelled child run fails the parent waiting for it (members/mesh/resume.ts).
     await afterRunsEnded(tx, [input.runId]);
     return { runs: [...ended.runs, ...children.runs], messages: ended.messages + children.messages };
   });
@@ -67,7 +67,7 @@ export async function cancelRun(engine: Engine, input: CancelRunInput): Promise<
 
 /**
  * Inside `tx`: cancels the running or stalled child runs (nested meshes) of `parentIds`, all the
- * way down. Used when a run is cancelled and when it fails (runs/finalize.ts `failRun`).
+ * way down. Used when a run is cancelled and when it fails (lifecycle/finalize.ts `failRun`).
  * @returns the child runs it cancelled and how many of their messages.
  */
 export async function cancelChildRuns(tx: Queryable, parentIds: readonly string[], sentence: string): Promise<{ runs: string[]; messages: number }> {

@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
-import { InputRejectedError, MeshInvalidError, RedisUnreachableError } from '../errors';
-import { assertRedis } from '../runtime/context';
-import { rows } from '../sql';
+import { InputRejectedError, MeshInvalidError, RedisUnreachableError } from '../kernel/errors';
+import { assertRedis } from '../kernel/engine';
+import { rows } from '../kernel/sql';
 import { getRun } from './get-run';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';

@@ -1,7 +1,7 @@
 /** Use case: a run's history of attempts (its first start, then each re-open). */
 import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 
 /** One attempt of a run. */
 export interface RunAttempt {

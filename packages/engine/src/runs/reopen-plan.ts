@@ -7,10 +7,10 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { hasErrors } from '@trellis/mesh/findings';
 import { validateMesh } from '@trellis/mesh/validate';
-import { EngineError } from '../errors';
-import { compilePlan, type Plan } from '../exec/plan';
-import { loadVersion, nestedResolver } from '../meshes/definition';
-import { rows, textArray } from '../sql';
+import { EngineError } from '../kernel/errors';
+import { compilePlan, type Plan } from '../plan/plan';
+import { loadVersion, nestedResolver } from '../plan/definition';
+import { rows, textArray } from '../kernel/sql';
 
 /** Which mesh version a re-open runs on: the run's own (pinned) one or the latest saved one. */
 export type VersionChoice = 'pinned' | 'latest';

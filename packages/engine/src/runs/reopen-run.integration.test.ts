@@ -5,7 +5,7 @@ import { exactness, saveOrThrow, WORD_SPLIT, type TestWorld, useWorlds } from '.
 import { saveMesh } from '../meshes/save-mesh';
 import { startInProcess } from '../runtime/in-process';
 import { startOrchestrator } from '../runtime/orchestrator';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 import { listRunAttempts } from './list-run-attempts';
 import { previewReopen, reopenRun, reopenRuns, ReopenRefusedError } from './reopen-run';
 import { startRun } from './start-run';

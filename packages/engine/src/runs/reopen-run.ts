@@ -15,12 +15,12 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { runAttempts } from '@trellis/db/schema/run-attempts';
-import { enqueue } from '../bus/queues';
+import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
-import { poolOf } from '../exec/plan';
-import { uuidv7 } from '../ids';
-import type { Engine } from '../runtime/context';
-import { rows, textArray } from '../sql';
+import { poolOf } from '../plan/plan';
+import { uuidv7 } from '../kernel/ids';
+import type { Engine } from '../kernel/engine';
+import { rows, textArray } from '../kernel/sql';
 import { FINISHED, planReopen, REPUBLISH, ReopenRefusedError, type Pending, type ReopenItem, type ReopenPreview, type ReopenRefusal, type VersionChoice } from './reopen-plan';
 
 export { ReopenRefusedError, type ReopenItem, type ReopenPreview, type ReopenRefusal, type VersionChoice } from './reopen-plan';

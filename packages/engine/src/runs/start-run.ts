@@ -5,16 +5,16 @@ import { messages } from '@trellis/db/schema/messages';
 import { runs } from '@trellis/db/schema/runs';
 import { hasErrors } from '@trellis/mesh/findings';
 import { validateMesh } from '@trellis/mesh/validate';
-import { enqueue } from '../bus/queues';
+import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
-import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../errors';
+import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../kernel/errors';
 import { causeSentence } from '@trellis/mesh/causes';
-import { headMessageId, uuidv7 } from '../ids';
-import { loadPlan, poolOf } from '../exec/plan';
-import { loadVersion, nestedResolver } from '../meshes/definition';
-import type { Engine } from '../runtime/context';
-import { inputPayload, type RunInput } from './input';
-import { recordRunFailure } from '../ops/record';
+import { headMessageId, uuidv7 } from '../kernel/ids';
+import { loadPlan, poolOf } from '../plan/plan';
+import { loadVersion, nestedResolver } from '../plan/definition';
+import type { Engine } from '../kernel/engine';
+import { inputPayload, type RunInput } from '../kernel/input';
+import { recordRunFailure } from '../lifecycle/record-failure';
 
 /** Which mesh (by id or name), which version (latest by default), and the input. */
 export interface StartRunInput {

@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { runs } from '@trellis/db/schema/runs';
-import { RunNotFoundError } from '../errors';
+import { RunNotFoundError } from '../kernel/errors';
 import { getRun, type RunView } from './get-run';
 
 /** Statuses after which a run no longer changes by itself. */

@@ -1,10 +1,10 @@
 /** Plugs the agent executor (src/agents) into the engine's `runAgent` seam. */
 import type { Db } from '@trellis/db/client';
-import type { PriceTable } from '../agents/budget';
-import { runAgent } from '../agents/run-agent';
+import type { PriceTable } from '../members/agent/budget';
+import { runAgent } from '../members/agent/run-agent';
 import { runGovernedAgent } from '../governance/governed-agent';
 import { NO_SECRETS, type SecretResolver } from '../tools/secrets';
-import type { AgentRunner } from './context';
+import type { AgentRunner } from '../kernel/engine';
 
 /**
  * The agent runner used by the CLI, the web server and the worker processes: the built-in demo or

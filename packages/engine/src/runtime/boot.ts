@@ -1,9 +1,9 @@
 /** Opening the database and the engine from settings: shared by the CLI and the worker processes. */
 import { openDb, type DbHandle } from '@trellis/db/client';
-import type { EngineEnv } from '../env';
-import type { Logger } from '../log';
+import type { EngineEnv } from '../kernel/env';
+import type { Logger } from '../kernel/log';
 import { agentRunner } from './agent-runner';
-import { connectEngine, warnOnRedisDurability, type Engine } from './context';
+import { connectEngine, warnOnRedisDurability, type Engine } from '../kernel/engine';
 import { bindQueuePrefix } from './install';
 
 /** An open database and engine, closed together. */

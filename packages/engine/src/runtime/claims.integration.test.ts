@@ -8,10 +8,10 @@ import { QueueEvents } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { licensesText, REDIS_URL, WORD_SPLIT, exactness, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess, useWorlds } from '../../test/harness';
-import { queueName } from '../bus/queues';
+import { queueName } from '../kernel/queues';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { rows, textArray } from '../sql';
+import { rows, textArray } from '../kernel/sql';
 import { startOrchestrator, type RunningOrchestrator } from './orchestrator';
 
 /** A 3 s lock checked every second: a dead or frozen worker's jobs move within ~4 s. */

@@ -1,5 +1,5 @@
 /** Orchestrator and workers in one process: for the CLI's `run` and the embedded web server. */
-import type { Engine } from './context';
+import type { Engine } from '../kernel/engine';
 import { startOrchestrator } from './orchestrator';
 import { servePools } from './pools';
 

@@ -5,9 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { spawnWorker, useWorlds } from '../../test/harness';
-import { createEngine } from './context';
+import { createEngine } from '../kernel/engine';
 import { bindQueuePrefix, installKey, QueuePrefixTakenError } from './install';
-import { silentLogger } from '../log';
+import { silentLogger } from '../kernel/log';
 
 describe('a queue prefix is bound to one database', () => {
   const worlds = useWorlds();

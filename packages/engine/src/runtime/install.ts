@@ -6,9 +6,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { EngineError } from '../errors';
-import { rows } from '../sql';
-import type { Engine } from './context';
+import { EngineError } from '../kernel/errors';
+import { rows } from '../kernel/sql';
+import type { Engine } from '../kernel/engine';
 
 /** The queue prefix belongs to another install (its id is in Redis under the prefix). */
 export class QueuePrefixTakenError extends EngineError {

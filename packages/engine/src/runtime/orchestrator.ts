@@ -3,10 +3,10 @@
  * and every `relayAfterMs` the outbox relay. Every step is idempotent, so several orchestrators may run side by side.
  */
 import { sql } from 'drizzle-orm';
-import type { Engine } from './context';
+import type { Engine } from '../kernel/engine';
 import { relayOnce, type RelayCursor } from './relay';
 import { detectStalls, sweepRuns } from './sweep';
-import { sweepParked } from '../services/sweep';
+import { sweepParked } from '../members/service/sweep';
 import { startEventPump } from '../events/pump';
 
 /** A started orchestrator. */

@@ -8,8 +8,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { IdSchema } from '@trellis/mesh/schema';
-import { rows } from '../sql';
-import type { Engine } from './context';
+import { rows } from '../kernel/sql';
+import type { Engine } from '../kernel/engine';
 import { startWorker, type RunningWorker } from './worker';
 
 /** Which pools a process serves: a fixed list, or `saved`: `default` plus every pool saved meshes name. */

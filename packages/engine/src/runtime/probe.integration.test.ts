@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startOwnRedis } from '../../test/harness';
-import { RedisUnreachableError } from '../errors';
-import { assertRedis } from './context';
+import { RedisUnreachableError } from '../kernel/errors';
+import { assertRedis } from '../kernel/engine';
 
 describe('the Redis probe', () => {
   it('waits out a Redis that answers late, within its bounded wait', async () => {

@@ -14,10 +14,10 @@ import { sql } from 'drizzle-orm';
 import { licensesText, WORD_SPLIT, exactness, saveOrThrow, startOwnRedis, useWorlds, type OwnRedis } from '../../test/harness';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { jobKey } from '../bus/queues';
-import { rows, textArray } from '../sql';
-import type { Logger } from '../log';
-import { checkRedisDurability, warnOnRedisDurability } from './context';
+import { jobKey } from '../kernel/queues';
+import { rows, textArray } from '../kernel/sql';
+import type { Logger } from '../kernel/log';
+import { checkRedisDurability, warnOnRedisDurability } from '../kernel/engine';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

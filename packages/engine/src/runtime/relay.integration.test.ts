@@ -7,7 +7,7 @@ import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { startInProcess } from './in-process';
 import { relayOnce } from './relay';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 
 describe('outbox relay and redelivery', () => {
   const worlds = useWorlds();

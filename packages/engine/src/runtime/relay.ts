@@ -5,11 +5,11 @@
  * Existence is checked for the whole page in one Redis pipeline.
  */
 import { sql } from 'drizzle-orm';
-import { enqueue, jobKey, queueName } from '../bus/queues';
+import { enqueue, jobKey, queueName } from '../kernel/queues';
 import { deadLetter } from '../process/dead-letter';
-import { failRun } from '../runs/finalize';
-import { rows, textArray } from '../sql';
-import type { Engine } from './context';
+import { failRun } from '../lifecycle/finalize';
+import { rows, textArray } from '../kernel/sql';
+import type { Engine } from '../kernel/engine';
 
 /** Where the last page ended; the walk wraps around when it reaches the newest row. */
 export interface RelayCursor {

@@ -1,10 +1,10 @@
 /** Periodic run checks: finishing runs the workers did not finish, and flagging stalled ones. */
 import { sql } from 'drizzle-orm';
 import { causeSentence } from '@trellis/mesh/causes';
-import { finalizeRuns } from '../runs/finalize';
-import { recordRunFailure } from '../ops/record';
-import { rows } from '../sql';
-import type { Engine } from './context';
+import { finalizeRuns } from '../lifecycle/finalize';
+import { recordRunFailure } from '../lifecycle/record-failure';
+import { rows } from '../kernel/sql';
+import type { Engine } from '../kernel/engine';
 
 /**
  * Ends running runs whose messages are all done, covering races between workers' own post-commit
@@ -24,7 +24,7 @@ export async function sweepRuns(engine: Engine): Promise<number> {
  * Flags running runs where nothing moved for `stallAfterMs` as `stalled` (cause `stalled`).
  * Parked work waits on purpose and is not a stall; nor is a step running under a live lease (a
  * worker renews it while the step runs, process/lease.ts), however long the step takes. A stalled
- * run that moves again runs on, and its item clears itself (ops/clear-stalled.ts).
+ * run that moves again runs on, and its item clears itself (lifecycle/clear-stalled.ts).
  */
 export async function detectStalls(engine: Engine): Promise<string[]> {
   const seconds = Math.round(engine.config.stallAfterMs / 1000);
@@ -38,7 +38,7 @@ export async function detectStalls(engine: Engine): Promise<string[]> {
                              and (m.status = 'parked' or (m.status = 'running' and m.lease_until > now())))
      returning id`,
   );
-  // Right after flagging: each stalled run joins its mesh's open `stalled` item (ops/record.ts).
+  // Right after flagging: each stalled run joins its mesh's open `stalled` item (lifecycle/record-failure.ts).
   const detail = `nothing moved for ${seconds} s; check that workers are running for every pool`;
   for (const r of flagged) await recordRunFailure(engine.db, r.id, { cause: 'stalled', detail });
   return flagged.map((r) => r.id);

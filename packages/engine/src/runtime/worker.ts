@@ -5,14 +5,14 @@
  */
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { MessageJobSchema, queueName } from '../bus/queues';
+import { MessageJobSchema, queueName } from '../kernel/queues';
 import { Batcher } from '../process/batcher';
 import { HeavyLane, processBatch } from '../process/batch';
 import { subscribeEvents } from '../events/subscribe';
 import type { Delivery } from '../process/claim';
 import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
 import type { Outcome } from '../process/types';
-import type { Engine } from './context';
+import type { Engine } from '../kernel/engine';
 
 /** Options for {@link startWorker}. */
 export interface WorkerOptions {

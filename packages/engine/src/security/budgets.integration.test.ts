@@ -2,9 +2,9 @@
 // run and per UTC day. The fake provider bills 1000 prompt + 500 completion tokens per call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
-import type { AgentRunner } from '../runtime/context';
+import type { AgentRunner } from '../kernel/engine';
 import { agentRunner } from '../runtime/agent-runner';
-import { startFakeOpenAI, type FakeOpenAI } from '../agents/test/fake-openai';
+import { startFakeOpenAI, type FakeOpenAI } from '../members/agent/test/fake-openai';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { spentSoFar } from '../budgets/spend-ledger';

@@ -2,7 +2,7 @@
 // per split, messages per run, mesh definition size and depth, and prototype keys in step outputs.
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
-import { LimitExceededError } from '../errors';
+import { LimitExceededError } from '../kernel/errors';
 import { saveMesh } from '../meshes/save-mesh';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';

@@ -3,7 +3,7 @@
  * recursion, before anything recursive such as zod or superjson sees it) and keys that reach an
  * object's prototype when copied (`__proto__`, `constructor`, `prototype`).
  */
-import { LimitExceededError } from '../errors';
+import { LimitExceededError } from '../kernel/errors';
 import { LIMIT_VARIABLE, limits } from './env';
 
 /**

@@ -3,10 +3,10 @@
  * outputs before they are stored (a `__proto__` key in a payload once made a run's page fail).
  */
 import { sql } from 'drizzle-orm';
-import { StepError } from '../errors';
-import type { Item } from '../exec/frames';
-import { failRun } from '../runs/finalize';
-import { rows, textArray, type Queryable } from '../sql';
+import { StepError } from '../kernel/errors';
+import type { Item } from '../plan/frames';
+import { failRun } from '../lifecycle/finalize';
+import { rows, textArray, type Queryable } from '../kernel/sql';
 import { LIMIT_VARIABLE, limits } from './env';
 import { stripPrototypeKeys } from './json-guard';
 

@@ -2,8 +2,8 @@
 // limits together within TRELLIS_SANDBOX_MEMORY_MB; a step that could never fit is refused naming it.
 import { afterEach, describe, expect, it } from 'vitest';
 import { CodeStepSchema } from '@trellis/mesh/schema';
-import { StepError } from '../errors';
-import { runCodeStep } from '../exec/code-sandbox';
+import { StepError } from '../kernel/errors';
+import { runCodeStep } from '../members/workflow/steps/code-sandbox';
 import { overrideLimits } from './env';
 import { SANDBOX_PROCESS_MB, acquireSandbox, sandboxUse } from './sandbox-slots';
 

@@ -1,6 +1,6 @@
 /** Running a code sandbox inside this worker's sandbox caps (security/sandbox-slots.ts). */
 import type { CodeStep } from '@trellis/mesh/schema';
-import { LimitExceededError, StepError } from '../errors';
+import { LimitExceededError, StepError } from '../kernel/errors';
 import { acquireSandbox } from './sandbox-slots';
 
 /**

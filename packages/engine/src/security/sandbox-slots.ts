@@ -4,7 +4,7 @@
  * reserving its step's `memoryMb` plus what a Node process with isolated-vm takes before the code
  * runs. A step waits (first come, first served) until both fit; one that could never fit is refused.
  */
-import { LimitExceededError } from '../errors';
+import { LimitExceededError } from '../kernel/errors';
 import { LIMIT_VARIABLE, limits } from './env';
 
 /**

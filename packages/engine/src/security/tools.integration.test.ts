@@ -4,10 +4,10 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
-import type { AgentRunner } from '../runtime/context';
+import type { AgentRunner } from '../kernel/engine';
 import { agentRunner } from '../runtime/agent-runner';
-import { startFakeOpenAI, type FakeOpenAI } from '../agents/test/fake-openai';
-import { startShoutHttp } from '../agents/test/shout-tool';
+import { startFakeOpenAI, type FakeOpenAI } from '../members/agent/test/fake-openai';
+import { startShoutHttp } from '../members/agent/test/shout-tool';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { putToolServer } from '../tools/registry';
@@ -23,7 +23,7 @@ afterAll(async () => {
   await Promise.all([fake.close(), http.close()]);
 });
 
-const agentsDir = fileURLToPath(new URL('../agents', import.meta.url));
+const agentsDir = fileURLToPath(new URL('../members/agent', import.meta.url));
 const shoutStdio = { transport: 'stdio', command: process.execPath, args: ['--import', 'tsx', 'test/shout-server.ts'], cwd: agentsDir };
 
 const mesh = (model: string, tools: string[]) => ({

@@ -4,11 +4,11 @@
  * so a service must treat a job id it sees twice as the same work.
  */
 import { sql } from 'drizzle-orm';
-import type { Engine } from '../runtime/context';
-import { rows } from '../sql';
+import type { Engine } from '../kernel/engine';
+import { rows } from '../kernel/sql';
 import { authenticateService } from './registry';
-import { registerEngine } from './registry-engine';
-import { RECHECK_MS, subscribeJobs } from './wake';
+import { registerEngine } from '../members/service/registry-engine';
+import { RECHECK_MS, subscribeJobs } from '../members/service/wake';
 
 /** Longest long-poll, in seconds (proxies commonly cut idle requests at 60 s). */
 export const MAX_WAIT_SECONDS = 30;

@@ -4,12 +4,12 @@
  * id: completing a job that is done already changes nothing and says so.
  */
 import { sql } from 'drizzle-orm';
-import type { Engine } from '../runtime/context';
-import { rows } from '../sql';
-import { continueParked, planOfMessage, publishCommitted } from './continue';
+import type { Engine } from '../kernel/engine';
+import { rows } from '../kernel/sql';
+import { continueParked, planOfMessage, publishCommitted } from '../process/continue';
 import { ServiceJobConflictError, ServiceJobNotFoundError } from './errors';
 import { authenticateService } from './registry';
-import { registerEngine } from './registry-engine';
+import { registerEngine } from '../members/service/registry-engine';
 
 /** What completing a job did. */
 export interface CompleteJobResult {

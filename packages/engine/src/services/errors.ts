@@ -1,5 +1,5 @@
 /** Errors of the outside-service API, each with the HTTP status it answers with. */
-import { EngineError } from '../errors';
+import { EngineError } from '../kernel/errors';
 
 /** The API key is missing or does not belong to the named service. */
 export class ServiceUnauthorizedError extends EngineError {

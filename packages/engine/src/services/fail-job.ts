@@ -5,14 +5,14 @@
  */
 import { sql } from 'drizzle-orm';
 import { deadLetter } from '../process/dead-letter';
-import type { Engine } from '../runtime/context';
-import { rows } from '../sql';
+import type { Engine } from '../kernel/engine';
+import { rows } from '../kernel/sql';
 import { ServiceJobConflictError } from './errors';
 import { readJob } from './complete-job';
 import { authenticateService } from './registry';
-import { registerEngine } from './registry-engine';
-import { serviceFailure } from './sweep';
-import { announceJobs } from './wake';
+import { registerEngine } from '../members/service/registry-engine';
+import { serviceFailure } from '../members/service/sweep';
+import { announceJobs } from '../members/service/wake';
 
 /** What failing a job did: `waiting` (back for another claim) or `failed` (the run failed). */
 export interface FailJobResult {

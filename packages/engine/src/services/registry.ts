@@ -8,7 +8,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { services } from '@trellis/db/schema/services';
 import { IdSchema } from '@trellis/mesh/schema';
-import { BadInputError } from '../errors';
+import { BadInputError } from '../kernel/errors';
 import { ServiceExistsError, ServiceUnauthorizedError } from './errors';
 
 /** SHA-256 of a key, hex. */

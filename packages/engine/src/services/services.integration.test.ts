@@ -5,7 +5,7 @@ import { listMessages } from '../runs/list-messages';
 import { reopenRun } from '../runs/reopen-run';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
-import { rows } from '../sql';
+import { rows } from '../kernel/sql';
 import { claimJob } from './claim-job';
 import { completeJob } from './complete-job';
 import { ServiceUnauthorizedError } from './errors';

@@ -10,8 +10,8 @@ import { z } from 'zod';
 import type { Db } from '@trellis/db/client';
 import { toolServers } from '@trellis/db/schema/tools';
 import { IdSchema } from '@trellis/mesh/schema';
-import type { McpServerRegistry } from '../agents/mcp-tools';
-import { BadInputError } from '../errors';
+import type { McpServerRegistry } from '../members/agent/mcp-tools';
+import { BadInputError } from '../kernel/errors';
 import { revealAll, type SecretResolver } from './secrets';
 
 const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'a variable name: letters, digits and "_"');

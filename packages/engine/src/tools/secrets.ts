@@ -3,7 +3,7 @@
  * and HTTP headers name secrets by their store name, and a {@link SecretResolver} turns a name into
  * its value at the moment a server is started, never earlier and never into anything stored.
  */
-import { StepError } from '../errors';
+import { StepError } from '../kernel/errors';
 
 /** Where a secret is about to be used, so the store can refuse uses it does not allow. */
 export interface SecretUse {

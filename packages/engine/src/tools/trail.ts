@@ -2,8 +2,8 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { toolCalls } from '@trellis/db/schema/tools';
-import type { ToolCallEvent } from '../agents/mcp-tools';
-import { uuidv7 } from '../ids';
+import type { ToolCallEvent } from '../members/agent/mcp-tools';
+import { uuidv7 } from '../kernel/ids';
 
 /** Where a tool call happened. */
 export interface ToolCallPlace {

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { count } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { users } from '@trellis/db/schema/users';
-import { uuidv7 } from '../ids';
+import { uuidv7 } from '../kernel/ids';
 import { hashPassword } from './password';
 
 export interface EnsureAdminInput {

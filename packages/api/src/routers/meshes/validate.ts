@@ -4,7 +4,7 @@
  * answers with the reader's findings (`readable: false`), as an import would be refused.
  */
 import { z } from 'zod';
-import { nestedResolver } from '@trellis/engine/meshes/definition';
+import { nestedResolver } from '@trellis/engine/plan/definition';
 import { guardMeshDefinition } from '@trellis/engine/security/definition-guard';
 import { parseMeshFile } from '@trellis/mesh/parse';
 import { validateMesh } from '@trellis/mesh/validate';

@@ -1,0 +1,114 @@
+/**
+ * The engine's configuration, read once from the environment and validated with zod.
+ * The only file in this package allowed to read `process.env` (lint enforces it).
+ */
+import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** The repository root, found from this file's location so the working directory never matters. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+
+const intFrom = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+const EnvSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  TRELLIS_DATA_DIR: z.string().trim().optional(),
+  REDIS_URL: z.string().trim().min(1).default('redis://127.0.0.1:6379'),
+  TRELLIS_QUEUE_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, ".", "_" or "-"')
+    .optional(),
+  TRELLIS_MAX_DEPTH: intFrom(64),
+  TRELLIS_ATTEMPTS: intFrom(3),
+  TRELLIS_STALL_AFTER_SECONDS: intFrom(120),
+  TRELLIS_CONCURRENCY: intFrom(200),
+  TRELLIS_LOCK_DURATION_MS: intFrom(30_000),
+  TRELLIS_STALLED_INTERVAL_MS: intFrom(15_000),
+  TRELLIS_MAX_STALLED_COUNT: intFrom(1),
+  TRELLIS_LEASE_MS: z.coerce.number().int().positive().optional(),
+  // Test-only fault injection (see EngineConfig.crashAfterCommit); never set in production.
+  TRELLIS_TEST_CRASH_AFTER_COMMIT: z.enum(['0', '1']).default('0'),
+});
+
+/** Validated engine settings; see each field for its unit. */
+export interface EngineEnv {
+  /** `postgres://…`, or undefined for the embedded PGlite database. */
+  databaseUrl: string | undefined;
+  /** PGlite data directory, `<repo>/.data/pglite` unless TRELLIS_DATA_DIR says otherwise. */
+  dataDir: string;
+  redisUrl: string;
+  /**
+   * BullMQ key prefix; tests use their own so queues never mix. Default: `trellis` on Postgres (every
+   * process of one installation shares it), `trellis-<8 hex of the data directory>` on the embedded
+   * database, so two checkouts sharing one Redis never take each other's jobs.
+   */
+  queuePrefix: string;
+  /** True when TRELLIS_QUEUE_PREFIX set the prefix (a default prefix of the embedded database may be taken over, runtime/install.ts). */
+  queuePrefixSet: boolean;
+  /** Deepest message allowed (hops from the head) before the run fails. */
+  maxDepth: number;
+  /** Deliveries per message before it is dead-lettered. */
+  attempts: number;
+  /** Milliseconds without movement before a running run is flagged `stalled`. */
+  stallAfterMs: number;
+  /** Jobs a worker holds at once. */
+  concurrency: number;
+  /** BullMQ lock (the claim) on a job, renewed at half of it while the job runs (see runtime/worker.ts). */
+  lockDurationMs: number;
+  /** How often each worker looks for jobs whose lock lapsed. */
+  stalledIntervalMs: number;
+  /** Lapses a job survives before BullMQ fails it (its message is then dead-lettered by the relay). */
+  maxStalledCount: number;
+  /** A heavy message's lease without renewal (TRELLIS_LEASE_MS; default twice the lock, see process/lease.ts). */
+  leaseMs: number;
+  /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
+  crashAfterCommit: boolean;
+  /**
+   * The environment as given, for the variables agent providers name (`provider.apiKeyEnv`):
+   * read when an agent runs, never stored or logged.
+   */
+  variables: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Reads the engine settings from `env` (default `process.env`).
+ * @throws Error naming the variable when a value is malformed.
+ */
+export function loadEngineEnv(env: Record<string, string | undefined> = process.env): EngineEnv {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid setting ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'unreadable'}`);
+  }
+  const e = parsed.data;
+  const dataDir = resolve(e.TRELLIS_DATA_DIR ?? fileURLToPath(new URL('../../../../.data/pglite', import.meta.url)));
+  return {
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    redisUrl: e.REDIS_URL,
+    queuePrefix: e.TRELLIS_QUEUE_PREFIX ?? defaultPrefix(e.DATABASE_URL, dataDir),
+    queuePrefixSet: e.TRELLIS_QUEUE_PREFIX !== undefined,
+    maxDepth: e.TRELLIS_MAX_DEPTH,
+    attempts: e.TRELLIS_ATTEMPTS,
+    stallAfterMs: e.TRELLIS_STALL_AFTER_SECONDS * 1000,
+    concurrency: e.TRELLIS_CONCURRENCY,
+    lockDurationMs: e.TRELLIS_LOCK_DURATION_MS,
+    stalledIntervalMs: e.TRELLIS_STALLED_INTERVAL_MS,
+    maxStalledCount: e.TRELLIS_MAX_STALLED_COUNT,
+    leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
+    crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
+    variables: env,
+  };
+}
+
+/** The default BullMQ prefix: shared on Postgres, per data directory on the embedded database. */
+function defaultPrefix(databaseUrl: string | undefined, dataDir: string): string {
+  if (databaseUrl) return 'trellis';
+  return `trellis-${createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;
+}

@@ -1,0 +1,80 @@
+/**
+ * The message bus contract in one place: queue names, the versioned job payload, job options and
+ * the typed `enqueue()`. Producers (publish, start-run, the relay) and workers share it.
+ * A job carries ids only; the message row in Postgres is the truth and the idempotency authority.
+ */
+import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
+import type { Engine } from './engine';
+
+/** Version 1 of the job payload; workers parse it again on pickup. */
+export const MessageJobSchema = z.object({
+  v: z.literal(1),
+  runId: z.string().min(1),
+  messageId: z.string().regex(/^[0-9a-f]{64}$/, 'a message id is 64 hex digits'),
+});
+
+/** What a job carries. */
+export type MessageJob = z.infer<typeof MessageJobSchema>;
+
+/** A message to put on the bus. */
+export interface Outgoing {
+  pool: string;
+  runId: string;
+  messageId: string;
+  /** Used as the job name, so dashboards show which member a job is for. */
+  member: string;
+}
+
+/** The BullMQ queue name of a worker pool (no ':' allowed in BullMQ names). */
+export function queueName(pool: string): string {
+  return `pool-${pool}`;
+}
+
+/** The Redis key of a job's hash, for existence checks in a pipeline. */
+export function jobKey(prefix: string, pool: string, jobId: string): string {
+  return `${prefix}:${queueName(pool)}:${jobId}`;
+}
+
+/**
+ * Job options. Completed jobs are removed at once: the message row, not Redis, remembers what is done.
+ * Failed jobs are kept a while for inspection; their message rows are already marked dead.
+ */
+export function jobOptions(engine: Engine, messageId: string): JobsOptions {
+  return {
+    jobId: messageId,
+    attempts: engine.config.attempts,
+    backoff: { type: 'exponential', delay: engine.config.backoffMs },
+    removeOnComplete: true,
+    removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
+  };
+}
+
+/** Largest addBulk: keeps each Redis call (one MULTI) short so other clients are not starved. */
+export const ENQUEUE_CHUNK = 500;
+
+/**
+ * Adds one job per message, grouped by pool, in chunks of {@link ENQUEUE_CHUNK}.
+ * A message whose job already exists is a no-op (same jobId).
+ */
+export async function enqueue(engine: Engine, items: readonly Outgoing[]): Promise<void> {
+  const byPool = new Map<string, Outgoing[]>();
+  for (const it of items) {
+    const list = byPool.get(it.pool);
+    if (list) list.push(it);
+    else byPool.set(it.pool, [it]);
+  }
+  for (const [pool, list] of byPool) {
+    const queue = engine.queue(pool);
+    for (let i = 0; i < list.length; i += ENQUEUE_CHUNK) {
+      const chunk = list.slice(i, i + ENQUEUE_CHUNK);
+      await queue.addBulk(
+        chunk.map((m) => ({
+          name: m.member,
+          data: { v: 1, runId: m.runId, messageId: m.messageId } satisfies MessageJob,
+          opts: jobOptions(engine, m.messageId),
+        })),
+      );
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/** Ending runs: done when every message is done; failed with one cause otherwise. */
+import { sql } from 'drizzle-orm';
+import type { Cause } from '@trellis/mesh/causes';
+import { causeSentence } from '@trellis/mesh/causes';
+import { rows, type Queryable, textArray } from '../kernel/sql';
+import { afterRunsEnded } from '../members/mesh/resume';
+import { recordEvents } from '../events/outbox';
+import { recordRunFailure } from './record-failure';
+import { cancelChildRuns } from '../runs/cancel-run';
+import { clearStalled } from './clear-stalled';
+
+/**
+ * Ends those of the given running (or stalled) runs that have nothing left to move. A run is `done`
+ * only when every message is finished (`done`, or a `filtered` trail row) and every keyed join has
+ * fired (DESIGN.md §3); one whose messages are all finished but with a join that never fired can
+ * never complete, so it fails with `outcome_unreadable`, naming the combine and its count (never
+ * counted a success). Safe to call any time and from anywhere: the guards make it idempotent.
+ * @returns the ids of the runs it ended `done`.
+ */
+export async function finalizeRuns(db: Queryable, runIds: readonly string[]): Promise<string[]> {
+  if (runIds.length === 0) return [];
+  const ended = await rows<{ id: string }>(
+    db,
+    sql`update runs set status = 'done', cause = null, cause_member = null, cause_message = null,
+               ended_at = now(), moved_at = now()
+         where id = any(${textArray(runIds)})
+           and status in ('running', 'stalled')
+           and not exists (select 1 from messages m where m.run_id = runs.id and m.status not in ('done', 'filtered'))
+           and not exists (select 1 from joins j where j.run_id = runs.id and j.fired_at is null)
+     returning id`,
+  );
+  // Live updates: watchers of these runs refetch (events/outbox.ts).
+  if (ended.length > 0) await recordEvents(db, ended.map((r) => ({ kind: 'run.status' as const, runId: r.id, status: 'done' })));
+  // A child run of a nested mesh continues its parked parent (members/mesh/resume.ts); a run that was
+  // stalled and ends done leaves its Action Center item (lifecycle/clear-stalled.ts).
+  if (ended.length > 0) {
+    await afterRunsEnded(db, ended.map((r) => r.id));
+    await clearStalled(db, ended.map((r) => r.id));
+  }
+  const doneIds = new Set(ended.map((r) => r.id));
+  await failUnfiredJoins(db, runIds.filter((id) => !doneIds.has(id)));
+  return ended.map((r) => r.id);
+}
+
+/** Fails the runs among `runIds` that have every message finished but a join that has not fired. */
+async function failUnfiredJoins(db: Queryable, runIds: readonly string[]): Promise<void> {
+  if (runIds.length === 0) return;
+  const stuck = await rows<{ run_id: string; member: string; expected: number; received: number; skipped: number }>(
+    db,
+    sql`select distinct on (j.run_id) j.run_id, j.member, j.expected, j.received, j.skipped
+          from runs r
+          join joins j on j.run_id = r.id and j.fired_at is null
+         where r.id = any(${textArray(runIds)}) and r.status in ('running', 'stalled')
+           and not exists (select 1 from messages m where m.run_id = r.id and m.status not in ('done', 'filtered'))
+         order by j.run_id, j.created_at, j.member, j.key`,
+  );
+  for (const j of stuck) {
+    const arrived = j.received - j.skipped;
+    const skipped = j.skipped === 0 ? '' : ` and ${j.skipped} skipped`;
+    await failRun(db, j.run_id, {
+      cause: 'outcome_unreadable',
+      member: j.member,
+      detail: `the combine received ${arrived} of ${j.expected} parts${skipped}, and nothing is left that could send the rest, so it can never fire`,
+    });
+  }
+}
+
+/** Why a run failed: a cause from the list, where, and the detail in plain words. */
+export interface Failure {
+  cause: Cause;
+  /** Member id, when the failure concerns one. */
+  member?: string;
+  /** The member's label for the sentence (its id when absent). */
+  memberLabel?: string;
+  detail: string;
+}
+
+/**
+ * Fails a running (or stalled) run with its one cause; a run already ended keeps its first cause.
+ * @returns true when this call ended the run.
+ */
+export async function failRun(db: Queryable, runId: string, failure: Failure): Promise<boolean> {
+  const where = failure.memberLabel ?? failure.member;
+  const sentence = causeSentence({ cause: failure.cause, ...(where ? { member: where } : {}), detail: failure.detail });
+  const ended = await rows<{ id: string }>(
+    db,
+    sql`update runs set status = 'failed', cause = ${failure.cause}, cause_member = ${failure.member ?? null},
+               cause_message = ${sentence}, ended_at = now(), moved_at = now()
+         where id = ${runId} and status in ('running', 'stalled')
+     returning id`,
+  );
+  // The Action Center's group item takes the run in, in the caller's transaction (lifecycle/record-failure.ts).
+  if (ended.length > 0) await recordRunFailure(db, runId, { cause: failure.cause, member: failure.member, memberLabel: failure.memberLabel, detail: failure.detail });
+  // A failed child run of a nested mesh fails its parked parent (members/mesh/resume.ts); a failed parent
+  // stops its own running child runs, whose results nobody would read.
+  if (ended.length > 0) {
+    await afterRunsEnded(db, [runId]);
+    await cancelChildRuns(db, [runId], `Cancelled because its parent run ${runId} failed.`);
+  }
+  return ended.length > 0;
+}

@@ -1,0 +1,66 @@
+/**
+ * The orchestrator's pass over parked work: service jobs nobody claimed in time fail their run
+ * with `no_worker`; jobs whose service failed them but whose message is still parked (the
+ * process stopped in between) are dead-lettered; jobs whose run ended are closed; child runs that
+ * ended with their parent still parked move the parent on.
+ */
+import { sql } from 'drizzle-orm';
+import { StepError } from '../../kernel/errors';
+import { deadLetter } from '../../process/dead-letter';
+import type { Engine } from '../../kernel/engine';
+import { rows } from '../../kernel/sql';
+import { resumeEndedChildren } from '../mesh/resume';
+import { registerEngine } from './registry-engine';
+
+/** What one pass did. */
+export interface ParkedSweep {
+  /** Jobs that expired unclaimed (their runs failed with `no_worker`). */
+  expired: number;
+  /** Parents moved on after their child run ended. */
+  resumed: number;
+}
+
+/** One pass; at most 100 jobs of each kind. */
+export async function sweepParked(engine: Engine): Promise<ParkedSweep> {
+  registerEngine(engine);
+  // A job is unclaimed when it was never claimed by its deadline, or its lease lapsed and nobody
+  // claimed it again for as long as the claim timeout.
+  const expired = await rows<{ id: string; member: string; service: string; seconds: number; claims: number }>(
+    engine.db,
+    sql`update service_jobs j set status = 'expired', finished_at = now()
+          from messages m
+         where j.id in (select id from service_jobs
+                         where (status = 'waiting' and claim_deadline < now())
+                            or (status = 'claimed' and lease_until + (claim_deadline - created_at) < now())
+                         order by created_at limit 100)
+           and m.id = j.id and m.status = 'parked'
+     returning j.id, j.member, j.service, j.claims,
+               round(extract(epoch from (j.claim_deadline - j.created_at)))::int as seconds`,
+  );
+  for (const job of expired) {
+    const detail =
+      job.claims === 0
+        ? `no worker of outside service ${job.service} claimed the job within ${job.seconds} s`
+        : `the worker of outside service ${job.service} that claimed the job stopped answering, and no other claimed it within ${job.seconds} s`;
+    await deadLetter(engine, job.id, new StepError('no_worker', job.member, detail, false), 'no_worker');
+  }
+  const failed = await rows<{ id: string; member: string; service: string; error: string | null }>(
+    engine.db,
+    sql`select j.id, j.member, j.service, j.error from service_jobs j join messages m on m.id = j.id
+         where j.status = 'failed' and m.status = 'parked' limit 100`,
+  );
+  for (const job of failed) await deadLetter(engine, job.id, serviceFailure(job.service, job.member, job.error ?? 'no reason given'));
+  // Jobs of runs that ended some other way are closed, so the service never sees them.
+  await engine.db.execute(
+    sql`update service_jobs j set status = 'expired', finished_at = now()
+          from messages m
+         where j.status in ('waiting', 'claimed') and m.id = j.id and m.status <> 'parked'`,
+  );
+  const resumed = await resumeEndedChildren(engine);
+  return { expired: expired.length, resumed };
+}
+
+/** The error that fails a run when its outside service gives up on a job. */
+export function serviceFailure(service: string, member: string, reason: string): StepError {
+  return new StepError('step_code_failed', member, `outside service ${service} failed the job: ${reason}`, false);
+}

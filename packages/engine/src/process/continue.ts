@@ -1,0 +1,70 @@
+/**
+ * Continuing a parked message (an outside service answered, or a child run ended done): the
+ * message becomes `done` and its output is published through the same commit as every member —
+ * conditions on channels, channel ownership, joins over split frames, leaf outputs — in the
+ * transaction that also records why it continued. The new children are enqueued after commit
+ * (the rows are the outbox; the relay re-adds any job lost in between).
+ */
+import { sql } from 'drizzle-orm';
+import { enqueue } from '../kernel/queues';
+import { parseFrames } from '../plan/frames';
+import { plansForRuns, type Plan } from '../plan/plan';
+import { commit, type CommitResult } from './commit';
+import type { Claimed } from './types';
+import type { Engine } from '../kernel/engine';
+import { finalizeRuns } from '../lifecycle/finalize';
+import { rows, type Queryable } from '../kernel/sql';
+
+/** A parked message's run plan, read before the transaction (the embedded database allows one query at a time). */
+export async function planOfMessage(engine: Engine, runId: string): Promise<Plan | undefined> {
+  return (await plansForRuns(engine, [runId])).get(runId);
+}
+
+/**
+ * Inside `tx`: turns the parked message `messageId` into done and publishes `payload` as its one
+ * output. A message that is no longer parked (its run ended, or it continued already) publishes
+ * nothing and gives `undefined`.
+ */
+export async function continueParked(
+  tx: Queryable,
+  engine: Engine,
+  plan: Plan,
+  messageId: string,
+  payload: unknown,
+): Promise<CommitResult | undefined> {
+  const [row] = await rows<Omit<Claimed, 'frames'> & { frames: unknown }>(
+    tx,
+    sql`update messages m set status = 'running', lease_token = null, lease_until = null
+          from runs r
+         where m.id = ${messageId} and m.status = 'parked'
+           and r.id = m.run_id and r.status in ('running', 'stalled')
+     returning m.id, m.run_id as "runId", m.member, m.pool, m.seq, m.depth, m.frames, m.void, m.payload,
+               m.attempts, r.mesh_id as "meshId", r.mesh_version as "meshVersion"`,
+  );
+  if (!row) return undefined;
+  const msg: Claimed = { ...row, frames: parseFrames(row.frames) };
+  const member = plan.members.get(msg.member);
+  if (!member) throw new Error(`member ${msg.member} is not in mesh ${plan.mesh.name}`);
+  // A nested mesh with `output: 'merge'` spreads the child's answer over the parent's payload.
+  const merge = member.kind === 'mesh' && member.output === 'merge' && isRecord(payload) && isRecord(msg.payload);
+  const out = merge ? { ...(msg.payload as Record<string, unknown>), ...payload } : payload;
+  const prepared = { msg, plan, member, items: [{ payload: out, frames: msg.frames, void: false }], leaseToken: null };
+  return commit(tx, [], [prepared], new Map([[msg.runId, plan]]), engine.config.maxDepth);
+}
+
+/** After commit: adds the children's jobs and ends runs that have nothing left. Errors are left to the relay and sweep. */
+export async function publishCommitted(engine: Engine, result: CommitResult | undefined): Promise<void> {
+  if (!result) return;
+  try {
+    await enqueue(engine, result.children.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
+    await finalizeRuns(engine.db, result.quiet);
+  } catch (err) {
+    engine.log.warn('after continuing a parked message: left for the relay and the sweep', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
