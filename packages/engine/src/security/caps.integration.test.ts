@@ -1,9 +1,11 @@
 // Caps that keep one mesh author from starving everyone, each refusal naming its cap: branches
 // per split, messages per run, mesh definition size and depth, and prototype keys in step outputs.
+import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
 import { LimitExceededError } from '../kernel/errors';
 import { saveMesh } from '../meshes/save-mesh';
+import { getRun } from '../runs/get-run';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -99,5 +101,19 @@ describe('caps', () => {
     expect(Object.keys(payload)).toEqual(['ok', 'nested']);
     expect(Object.keys(payload.nested as object)).toEqual(['keep']);
     expect(JSON.stringify(view.output)).not.toMatch(/__proto__|constructor|prototype/);
+  }, 60_000);
+
+  it('drops prototype keys from a run input, and from rows stored before outputs were cleaned', async () => {
+    const world = await worlds.open();
+    const payload: unknown = JSON.parse('{"text":"a","constructor":{"x":1},"inner":{"__proto__":{"admin":true}}}');
+    const view = await run(world, splitMesh('proto-input'), payload);
+    expect(view.status).toBe('done');
+    expect(view.input).toEqual({ text: 'a', inner: {} });
+    // A payload written by an older version, straight into the table.
+    await world.engine.db.execute(sql`update messages set payload = '{"ok":1,"__proto__":{"admin":true}}'::jsonb where run_id = ${view.id}`);
+    const trail = await listMessages(world.engine.db, { runId: view.id });
+    for (const m of trail.items) expect(m.payload).toEqual({ ok: 1 });
+    await world.engine.db.execute(sql`update runs set output = '{"prototype":1,"ok":2}'::jsonb where id = ${view.id}`);
+    expect((await getRun(world.engine.db, view.id))?.output).toEqual({ ok: 2 });
   }, 60_000);
 });
