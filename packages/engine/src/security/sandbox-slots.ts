@@ -8,8 +8,9 @@ import { LimitExceededError } from '../kernel/errors';
 import { LIMIT_VARIABLE, limits } from './env';
 
 /**
- * Resident memory of an idle sandbox process (Node 20, isolated-vm loaded, empty isolate), in MB:
- * about 48 MB measured on Linux x64; rounded up.
+ * Resident memory of a sandbox process before its code allocates anything (Node, isolated-vm and
+ * an isolate running a busy loop), in MB: 66 MB measured on Linux x64 with Node 20, of which the
+ * isolate's few MB also count against `memoryMb`; so 64.
  */
 export const SANDBOX_PROCESS_MB = 64;
 
