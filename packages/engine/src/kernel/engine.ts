@@ -10,7 +10,7 @@ import { stderrLogger, type Logger } from './log';
 import { queueName } from './queues';
 import type { PlanCache } from '../plan/plan';
 import type { AgentMember } from '@trellis/mesh/schema';
-import { runDemoAgent } from '../members/workflow/steps';
+import { runDemoAgent } from './demo-agent';
 
 const demoAgent: AgentRunner = (member, payload) => Promise.resolve(runDemoAgent(member, payload));
 

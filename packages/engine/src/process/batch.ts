@@ -16,12 +16,13 @@ import type { Engine } from '../kernel/engine';
 import { finalizeRuns } from '../lifecycle/finalize';
 import { isConnectionError, isRetryableTxError } from '../kernel/sql';
 import { Batcher } from './batcher';
-import { cancelEnded, claimHeavy, isHeavy, type ClaimedHeavy, type Delivery } from './claim';
+import { cancelEnded, claimHeavy, type ClaimedHeavy, type Delivery } from './claim';
 import { commit, prepareHeavy, type Prepared } from './commit';
 import { isStopped, LeaseKeeper, RunEndedError } from './lease';
 import { noteInserted } from './stats';
 import { ACK, type Outcome } from './types';
-import { isParking, parkDeliveries } from './park';
+import { parkDeliveries } from './park';
+import { laneOf } from '../members/index';
 
 /**
  * One worker's heavy lane: the leases its running steps hold, and the group commit of the heavy
@@ -96,11 +97,15 @@ export async function processBatch(
   for (const d of deliveries) {
     const member = plans.get(d.runId)?.members.get(d.member);
     if (!member) unplanned.push(d.messageId);
-    else if (isParking(member)) parking.push(d);
-    else if (isHeavy(member)) heavyIds.push(d.messageId);
-    else light.push(d.messageId);
+    else {
+      // inline and join messages complete in the commit transaction that claims them.
+      const lane = laneOf(member);
+      if (lane === 'park') parking.push(d);
+      else if (lane === 'heavy') heavyIds.push(d.messageId);
+      else light.push(d.messageId);
+    }
   }
-  // Services and nested meshes park (process/park.ts): no worker waits; voids pass on as heavy.
+  // Park-lane messages (process/park.ts): no worker waits; voids pass on as heavy.
   const settled = new Map<string, Outcome>();
   heavyIds.push(...(await parkDeliveries(engine, parking, plans, settled)));
   const claimedAt = Date.now();

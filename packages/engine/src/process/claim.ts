@@ -10,9 +10,7 @@
  * a delivery in progress and a second delivery of the same message waits for the first.
  */
 import { sql } from 'drizzle-orm';
-import type { Member } from '@trellis/mesh/schema';
 import { parseFrames } from '../plan/frames';
-import { hasHeavySteps } from '../members/workflow/heavy-steps';
 import { rows, type Queryable, textArray } from '../kernel/sql';
 import type { Claimed } from './types';
 
@@ -22,12 +20,6 @@ export interface Delivery {
   runId: string;
   /** The job name; a hint only, the message row decides. */
   member: string;
-}
-
-/** True for members whose execution may take long enough to be worth a `running` mark. */
-export function isHeavy(member: Member): boolean {
-  if (member.kind === 'workflow') return hasHeavySteps(member); // code, sql, http or agent steps
-  return member.kind === 'agent' || member.kind === 'mesh' || member.kind === 'service';
 }
 
 interface Row extends Omit<Claimed, 'frames'> {

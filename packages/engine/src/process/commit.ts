@@ -8,8 +8,7 @@ import type { Member } from '@trellis/mesh/schema';
 import { StepError } from '../kernel/errors';
 import type { Frame, Item } from '../plan/frames';
 import type { Plan } from '../plan/plan';
-import { executeMember } from '../members/workflow/steps';
-import { runWorkflow } from '../members/workflow/heavy-steps';
+import { joinMember, kindOf, laneOf } from '../members/index';
 import { filteredId, joinOutputId, messageId } from '../kernel/ids';
 import { rows, textArray, type Queryable } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
@@ -63,49 +62,30 @@ function memberFor(maxDepth: number, msg: Claimed, plan: Plan): Member {
 }
 
 /**
- * Runs a light member (a combine only gets its member resolved; the join runs in the transaction).
+ * Runs a light member (a join-lane member only gets its member resolved; the join runs in the transaction).
  * @throws StepError from the depth check or the member's own failure.
  */
 export function prepare(maxDepth: number, msg: Claimed, plan: Plan): Prepared {
   const member = memberFor(maxDepth, msg, plan);
-  if (member.kind === 'combine') return { msg, plan, member };
-  return { msg, plan, member, items: guardItems(member.id, executeMember(member, msg)) };
+  if (laneOf(member) === 'join') return { msg, plan, member };
+  return { msg, plan, member, items: guardItems(member.id, kindOf(member).execute(member, msg)) };
 }
 
 /**
- * Runs a heavy member, which may take long: agents go through the engine's agent runner under a
- * deadline; workflows with code, SQL, HTTP or agent steps run all their steps here (members/workflow/heavy-steps.ts),
- * before the commit transaction opens; a void passes through untouched. `lease` is the delivery's
- * lease (process/lease.ts): its signal stops the step, its guard runs before each outside effect.
+ * Runs a heavy member, which may take long, through its kind's `executeHeavy` (members/index.ts),
+ * before the commit transaction opens; a kind without one runs `execute` (a void passing through).
+ * `lease` is the delivery's lease (process/lease.ts): its signal stops the step, its guard runs
+ * before each outside effect.
  * @throws StepError (`timed_out` when the deadline passes, or the runner's own cause); the lease's
  *   abort reason (LeaseLostError, RunEndedError) when the delivery was stopped.
  */
 export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan, lease: Lease): Promise<Prepared> {
   const member = memberFor(engine.config.maxDepth, msg, plan);
   const base = { msg, plan, member, leaseToken: msg.leaseToken };
-  if (member.kind === 'workflow') {
-    const run = { messageId: msg.id, runId: msg.runId, meshId: msg.meshId, signal: lease.signal, guard: () => lease.guard() };
-    const ctx = { variables: engine.variables, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run };
-    return { ...base, items: guardItems(member.id, await runWorkflow(member, msg, ctx)) };
-  }
-  if (member.kind !== 'agent' || msg.void) return { ...base, items: guardItems(member.id, executeMember(member, msg)) };
-  const limit = engine.config.agentTimeoutMs;
-  const signal = AbortSignal.any([AbortSignal.timeout(limit), lease.signal]);
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new StepError('timed_out', member.id, `the agent took longer than ${limit / 1000} s`)), limit);
-  });
-  const stopped = new Promise<never>((_, reject) => {
-    lease.signal.addEventListener('abort', () => reject(lease.signal.reason instanceof Error ? lease.signal.reason : new Error('stopped')), { once: true });
-  });
-  stopped.catch(() => undefined);
-  try {
-    await lease.guard();
-    const payload = await Promise.race([engine.runAgent(member, msg.payload, signal, { idempotencyKey: msg.id, runId: msg.runId, meshId: msg.meshId, messageId: msg.id }), deadline, stopped]);
-    return { ...base, items: guardItems(member.id, [{ payload, frames: msg.frames, void: false }]) };
-  } finally {
-    clearTimeout(timer);
-  }
+  const kind = kindOf(member);
+  if (!kind.executeHeavy) return { ...base, items: guardItems(member.id, kind.execute(member, msg)) };
+  const run = { engine, messageId: msg.id, runId: msg.runId, meshId: msg.meshId, signal: lease.signal, guard: () => lease.guard() };
+  return { ...base, items: guardItems(member.id, await kind.executeHeavy(run, member, msg)) };
 }
 
 /** The transaction body; `plans` must hold the plan of every light message's run. */
@@ -146,8 +126,8 @@ export async function commit(
       const row = filteredRow(msg, d);
       filtered.push(row);
       for (const c of d.combines) {
-        const combine = plan.members.get(c);
-        if (combine?.kind !== 'combine') continue;
+        const combine = joinMember(plan.members.get(c));
+        if (!combine) continue;
         // Seen from the combine, the skipped part arrives as its trail row: a join it completes hangs its output there.
         arrivals.push({ msg: { ...msg, id: row.id, member: c, depth: row.depth, frames: d.item.frames, payload: null }, member: combine, skip: { partId: row.id } });
       }
@@ -161,7 +141,10 @@ export async function commit(
   };
   for (const p of ready) {
     if (p.items) emit(p.plan, p.member, p.msg, p.items, (channel, i) => messageId(p.msg.runId, p.msg.id, channel, i));
-    else if (p.member.kind === 'combine') arrivals.push({ msg: p.msg, member: p.member });
+    else {
+      const combine = joinMember(p.member);
+      if (combine) arrivals.push({ msg: p.msg, member: combine });
+    }
   }
   // A fired join's output may itself be filtered on its way to an outer combine, whose skip may fire
   // that one in turn: repeat until no part is left to count.

@@ -14,6 +14,7 @@ import type { Claimed } from './types';
 import type { Engine } from '../kernel/engine';
 import { finalizeRuns } from '../lifecycle/finalize';
 import { rows, type Queryable } from '../kernel/sql';
+import { kindOf } from '../members/index';
 
 /** A parked message's run plan, read before the transaction (the embedded database allows one query at a time). */
 export async function planOfMessage(engine: Engine, runId: string): Promise<Plan | undefined> {
@@ -45,9 +46,9 @@ export async function continueParked(
   const msg: Claimed = { ...row, frames: parseFrames(row.frames) };
   const member = plan.members.get(msg.member);
   if (!member) throw new Error(`member ${msg.member} is not in mesh ${plan.mesh.name}`);
-  // A nested mesh with `output: 'merge'` spreads the child's answer over the parent's payload.
-  const merge = member.kind === 'mesh' && member.output === 'merge' && isRecord(payload) && isRecord(msg.payload);
-  const out = merge ? { ...(msg.payload as Record<string, unknown>), ...payload } : payload;
+  // The member's kind may shape the answer (a nested mesh with `output: 'merge'` spreads it over the payload).
+  const kind = kindOf(member);
+  const out = kind.resume ? kind.resume(member, msg.payload, payload) : payload;
   const prepared = { msg, plan, member, items: [{ payload: out, frames: msg.frames, void: false }], leaseToken: null };
   return commit(tx, [], [prepared], new Map([[msg.runId, plan]]), engine.config.maxDepth);
 }
@@ -63,8 +64,4 @@ export async function publishCommitted(engine: Engine, result: CommitResult | un
       error: err instanceof Error ? err.message : String(err),
     });
   }
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }

@@ -1,38 +1,25 @@
 /**
- * Parking: a message that reaches an outside service or a nested mesh is recorded `parked` and
- * its delivery is acknowledged at once, so no worker waits. A service member gets a job row that
- * the service claims over REST; a nested-mesh member gets a child run. Both continue later through
- * `continue.ts`; a job nobody claims, or a child that fails, fails the run (see `sweep.ts` and
- * `../nested/resume.ts`).
+ * The park lane: a message whose member's lane is `park` (members/index.ts) is recorded `parked`
+ * and its delivery is acknowledged at once, so no worker waits. Its kind's park hooks record what
+ * it waits for (a service job, a child run) and it continues later through `continue.ts`; a job
+ * nobody claims, or a child that fails, fails the run (the kinds' sweeps and run-end hooks).
  */
 import { sql } from 'drizzle-orm';
-import { serviceJobs } from '@trellis/db/schema/services';
-import type { Member, NestedMeshMember } from '@trellis/mesh/schema';
-import { enqueue, type Outgoing } from '../kernel/queues';
+import type { Member, MemberKind } from '@trellis/mesh/schema';
 import { StepError } from '../kernel/errors';
 import type { Plan } from '../plan/plan';
 import type { Delivery } from './claim';
 import type { Claimed, Outcome } from './types';
 import type { Engine } from '../kernel/engine';
 import { rows, textArray } from '../kernel/sql';
-import { insertChildRun, NESTING_LIMIT, nestingDepth, resolveChildMesh, type ChildMesh } from '../members/mesh/child';
+import { kindOf, laneOf } from '../members/index';
+import type { ParkCheck, ParkedMessage } from '../members/types';
 import { registerEngine } from '../members/service/registry-engine';
-import { announceJobs } from '../members/service/wake';
-
-/** Seconds a service job may wait to be claimed when the member sets no `claimTimeoutSeconds`. */
-export const DEFAULT_CLAIM_TIMEOUT_SECONDS = 300;
-
-/** True for members whose messages park instead of holding a worker. */
-export function isParking(member: Member): boolean {
-  return member.kind === 'service' || member.kind === 'mesh';
-}
-
-type Check = { ok: true; child?: ChildMesh } | { ok: false; error: StepError };
 
 /**
- * Parks the deliveries of parking members. Failures (the depth guard, a nested mesh that is missing,
- * invalid or nested too deep) leave the message `running` with an error outcome, so the worker
- * dead-letters it or retries it like any step.
+ * Parks the deliveries of park-lane members. Failures (the depth guard, a kind's check refusing)
+ * leave the message `running` with an error outcome, so the worker dead-letters it or retries it
+ * like any step.
  * @returns the ids it did not park (voids, which pass through, and rows finished before), for the
  *   ordinary heavy path.
  */
@@ -46,16 +33,17 @@ export async function parkDeliveries(
   if (deliveries.length === 0) return [];
   // Everything that reads the database happens before the transaction (the embedded database
   // allows no query beside an open transaction).
-  // A fan-out sends many messages of one run to one nested member: resolve each pair once.
-  const checks = new Map<string, Check>();
-  const byPair = new Map<string, Check>();
+  // A fan-out sends many messages of one run to one parking member: check each pair once.
+  const checks = new Map<string, ParkCheck>();
+  const byPair = new Map<string, ParkCheck>();
   for (const d of deliveries) {
     const member = plans.get(d.runId)?.members.get(d.member);
-    if (member?.kind !== 'mesh') continue;
+    const check = member && laneOf(member) === 'park' ? kindOf(member).park?.check : undefined;
+    if (!member || !check) continue;
     const pair = `${d.runId}\u0000${member.id}`;
-    let check = byPair.get(pair);
-    if (!check) byPair.set(pair, (check = await checkNested(engine, d.runId, member)));
-    checks.set(d.messageId, check);
+    let found = byPair.get(pair);
+    if (!found) byPair.set(pair, (found = await check(engine, d.runId, member)));
+    checks.set(d.messageId, found);
   }
   const parked = await engine.db.transaction(async (tx) => {
     const got = await rows<Omit<Claimed, 'frames'> & { frames: unknown; created_by: string | null }>(
@@ -68,93 +56,40 @@ export async function parkDeliveries(
                  m.attempts, r.mesh_id as "meshId", r.mesh_version as "meshVersion", r.created_by`,
     );
     const refused: string[] = [];
-    const jobs: (typeof serviceJobs.$inferInsert)[] = [];
-    const heads: Outgoing[] = [];
+    const byKind = new Map<MemberKind, ParkedMessage<MemberKind>[]>();
     for (const msg of got) {
       const plan = plans.get(msg.runId);
-      const member = plan?.members.get(msg.member);
-      let check: Check = checks.get(msg.id) ?? { ok: true };
-      if (!plan || !member || !isParking(member)) {
+      const member: Member | undefined = plan?.members.get(msg.member);
+      let check: ParkCheck = checks.get(msg.id) ?? { ok: true };
+      if (!plan || !member || laneOf(member) !== 'park') {
         check = { ok: false, error: new StepError('step_code_failed', msg.member, `member ${msg.member} is not a service or nested mesh in this version`, false) };
       } else if ((plan.routes.get(member.id) ?? []).length > 0 && msg.depth + 1 > engine.config.maxDepth) {
         check = { ok: false, error: depthError(member.id, engine.config.maxDepth) };
       }
-      if (!check.ok) {
+      if (!check.ok || !member) {
         refused.push(msg.id);
-        outcomes.set(msg.id, { kind: 'failed', error: check.error });
+        if (!check.ok) outcomes.set(msg.id, { kind: 'failed', error: check.error });
         continue;
       }
-      if (member?.kind === 'service') {
-        const timeout = member.claimTimeoutSeconds ?? DEFAULT_CLAIM_TIMEOUT_SECONDS;
-        jobs.push({ id: msg.id, runId: msg.runId, member: member.id, service: member.service, claimDeadline: new Date(Date.now() + timeout * 1000) });
-      } else if (member?.kind === 'mesh' && check.child) {
-        const head = await insertChildRun(tx, {
-          parentRunId: msg.runId,
-          parentMessageId: msg.id,
-          createdBy: msg.created_by,
-          payload: msg.payload,
-          child: check.child,
-        });
-        if (head) heads.push({ pool: head.pool, runId: head.runId, messageId: head.messageId, member: head.member });
-      }
+      const frames = msg.frames as ParkedMessage<MemberKind>['msg']['frames'];
+      const list = byKind.get(member.kind) ?? [];
+      list.push({ msg: { id: msg.id, runId: msg.runId, payload: msg.payload, frames, void: msg.void, createdBy: msg.created_by }, member, checked: check.data });
+      byKind.set(member.kind, list);
     }
     // Refused rows go back to `running`, where the worker's dead-letter or retry path finds them.
     if (refused.length > 0) await tx.execute(sql`update messages set status = 'running' where id = any(${textArray(refused)})`);
-    if (jobs.length > 0) {
-      // A message parks again only after a re-open of its run: its old job starts over.
-      await tx
-        .insert(serviceJobs)
-        .values(jobs)
-        .onConflictDoUpdate({
-          target: serviceJobs.id,
-          set: {
-            status: 'waiting',
-            createdAt: sql`now()`,
-            claimDeadline: sql`excluded.claim_deadline`,
-            claimedBy: null,
-            claimedAt: null,
-            leaseUntil: null,
-            claims: 0,
-            output: null,
-            error: null,
-            finishedAt: null,
-          },
-        });
+    const after: (() => Promise<void>)[] = [];
+    for (const list of byKind.values()) {
+      const hooks = list[0] && kindOf(list[0].member).park;
+      if (hooks) after.push(await hooks.park(tx, engine, list));
     }
-    return { ids: new Set(got.map((m) => m.id)), services: jobs.map((j) => j.service), heads };
+    return { ids: new Set(got.map((m) => m.id)), after };
   });
-  // After commit: the child heads' jobs (the relay re-adds them if this fails) and the wake-ups.
-  try {
-    await enqueue(engine, parked.heads);
-  } catch (err) {
-    engine.log.warn('child run heads left for the relay', { error: err instanceof Error ? err.message : String(err) });
-  }
-  await announceJobs(engine, parked.services);
+  // After commit: each kind's follow-up (add child heads' jobs, wake services).
+  for (const step of parked.after) await step();
   return deliveries.map((d) => d.messageId).filter((id) => !parked.ids.has(id));
 }
 
 function depthError(member: string, maxDepth: number): StepError {
   return new StepError('budget_spent', member, `a message went deeper than ${maxDepth} hops, which points to a loop in the mesh`, false);
-}
-
-/** Resolves a nested member's mesh and checks the nesting depth of the run it would nest under. */
-async function checkNested(engine: Engine, runId: string, member: NestedMeshMember): Promise<Check> {
-  try {
-    const depth = await nestingDepth(engine.db, runId);
-    if (depth + 1 > NESTING_LIMIT) {
-      return {
-        ok: false,
-        error: new StepError(
-          'budget_spent',
-          member.id,
-          `nested meshes went deeper than ${NESTING_LIMIT} levels at mesh ${member.mesh}, which points to a nesting cycle`,
-          false,
-        ),
-      };
-    }
-    return { ok: true, child: await resolveChildMesh(engine, member) };
-  } catch (err) {
-    if (err instanceof StepError) return { ok: false, error: err };
-    throw err;
-  }
 }

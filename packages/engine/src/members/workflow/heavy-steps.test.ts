@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { HttpStepSchema, MemberSchema, type Member } from '@trellis/mesh/schema';
 import { StepError } from '../../kernel/errors';
-import { isHeavy } from '../../process/claim';
+import { laneOf } from '../index';
 import { buildUrl, withField } from './heavy-steps';
 
 const member = (raw: unknown): Member => MemberSchema.parse(raw);
 
 describe('heavy steps', () => {
   it('makes a workflow heavy only when it has a code, sql, http or agent step', () => {
-    expect(isHeavy(member({ id: 'w', kind: 'workflow', steps: [{ type: 'split', by: 'word' }, { type: 'pass' }] }))).toBe(false);
-    expect(isHeavy(member({ id: 'c', kind: 'combine' }))).toBe(false);
+    expect(laneOf(member({ id: 'w', kind: 'workflow', steps: [{ type: 'split', by: 'word' }, { type: 'pass' }] })) === 'heavy').toBe(false);
+    expect(laneOf(member({ id: 'c', kind: 'combine' })) === 'heavy').toBe(false);
     for (const step of [
       { type: 'code', source: 'return payload' },
       { type: 'sql', connection: 'DB', query: 'select 1' },
       { type: 'http', url: 'https://a.example/x', allowHosts: ['a.example'] },
       { type: 'agent', model: 'demo' },
     ]) {
-      expect(isHeavy(member({ id: 'w', kind: 'workflow', steps: [{ type: 'pass' }, step] }))).toBe(true);
+      expect(laneOf(member({ id: 'w', kind: 'workflow', steps: [{ type: 'pass' }, step] })) === 'heavy').toBe(true);
     }
   });
 

@@ -13,7 +13,8 @@ import type { AgentRunner } from '../../kernel/engine';
 import { runCodeStep } from './steps/code-sandbox';
 import { unpackEmail } from './steps/email';
 import { getField, type Item } from '../../plan/frames';
-import { applyStep, splitKey, type Incoming } from './steps';
+import type { Incoming } from '../types';
+import { applyStep, splitKey } from './steps';
 
 /**
  * The delivery a heavy step runs in (process/lease.ts): the message id, a signal that aborts when

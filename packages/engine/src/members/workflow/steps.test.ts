@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import type { CombineMember, Member } from '@trellis/mesh/schema';
 import { StepError } from '../../kernel/errors';
 import { mergeParts } from '../combine/merge';
-import { executeMember, type Incoming } from './steps';
+import { executeMember } from '../index';
+import type { Incoming } from '../types';
 
 const words: Member = { id: 'words', kind: 'workflow', steps: [{ type: 'split', by: 'word', field: 'text' }] };
 const concat: CombineMember = { id: 'j', kind: 'combine', merge: { type: 'concat', field: 'text' } };

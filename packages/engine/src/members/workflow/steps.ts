@@ -1,54 +1,27 @@
 /**
- * Executing members that need no database: workflow steps (split, map, pass) and the demo agent.
- * Pure functions of the message; errors are `StepError`s carrying a cause.
+ * A workflow's inline steps (split, map, pass): pure functions of the message; errors are
+ * `StepError`s carrying a cause. Heavy steps run in members/workflow/heavy-steps.ts.
  */
 import { splitText } from '@trellis/mesh/split';
-import type { AgentMember, Member, Step } from '@trellis/mesh/schema';
+import type { Step, WorkflowMember } from '@trellis/mesh/schema';
 import { StepError } from '../../kernel/errors';
-import { fieldObject, getField, type Frame, type Item } from '../../plan/frames';
-
-/** What a member receives. */
-export interface Incoming {
-  id: string;
-  payload: unknown;
-  frames: Frame[];
-  void: boolean;
-}
+import { fieldObject, getField, type Item } from '../../plan/frames';
+import type { Incoming } from '../types';
 
 /**
- * Runs a non-combine member on one message and returns its outputs, in order.
+ * Runs a workflow whose steps are all inline on one message and returns its outputs, in order.
  * A void message passes through unchanged, except that a split pushes its own empty frame.
- * @throws StepError (`agent_or_model_missing` for an agent without a usable model,
- *   `step_code_failed` for a bad field, or a service or nested-mesh message that reached here instead of
- *   parking).
+ * @throws StepError `step_code_failed` for a bad field, or a heavy step given a real item.
  */
-export function executeMember(member: Member, msg: Incoming): Item[] {
-  const start: Item = { payload: msg.payload, frames: msg.frames, void: msg.void };
-  switch (member.kind) {
-    case 'workflow': {
-      let items = [start];
-      let splitSeen = false;
-      member.steps.forEach((step, s) => {
-        const first = !splitSeen && items.length === 1;
-        items = items.flatMap((item, i) => applyStep(member.id, step, item, splitKey(msg.id, s, i, first)));
-        if (step.type === 'split') splitSeen = true;
-      });
-      return items;
-    }
-    case 'agent':
-      return msg.void ? [start] : [{ ...start, payload: runDemoAgent(member, msg.payload) }];
-    case 'combine':
-      throw new Error('a combine is executed by the join, not here');
-    case 'mesh':
-    case 'service':
-      if (msg.void) return [start];
-      throw new StepError(
-        'step_code_failed',
-        member.id,
-        `a ${member.kind} member's message parks (process/park.ts) and is never run in place`,
-        false,
-      );
-  }
+export function runInlineSteps(member: WorkflowMember, msg: Incoming): Item[] {
+  let items: Item[] = [{ payload: msg.payload, frames: msg.frames, void: msg.void }];
+  let splitSeen = false;
+  member.steps.forEach((step, s) => {
+    const first = !splitSeen && items.length === 1;
+    items = items.flatMap((item, i) => applyStep(member.id, step, item, splitKey(msg.id, s, i, first)));
+    if (step.type === 'split') splitSeen = true;
+  });
+  return items;
 }
 
 /**
@@ -104,23 +77,4 @@ export function applyStep(memberId: string, step: Step, item: Item, key: string)
       }));
     }
   }
-}
-
-/**
- * The built-in `demo` model, the engine's default agent runner: answers with the payload and the
- * member's id (`{ ...payload, agent: id }`). Real models are plugged in through the engine's
- * `runAgent` option.
- * @throws StepError `agent_or_model_missing` (not retryable) for any other model.
- */
-export function runDemoAgent(member: AgentMember, payload: unknown): unknown {
-  if (member.model !== 'demo') {
-    throw new StepError(
-      'agent_or_model_missing',
-      member.id,
-      `model ${member.model} is not available: no model provider is configured, only the built-in demo model`,
-      false,
-    );
-  }
-  const base = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? payload : { value: payload };
-  return { ...base, agent: member.id };
 }

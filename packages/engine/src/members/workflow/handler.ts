@@ -1,0 +1,15 @@
+/** The workflow kind: built-in steps inline, or on a worker pool when any step is heavy. */
+import type { KindHandler } from '../types';
+import { hasHeavySteps, runWorkflow } from './heavy-steps';
+import { runInlineSteps } from './steps';
+
+/** Lane `heavy` for a workflow with code, SQL, HTTP, agent or email steps, else `inline`. */
+export const workflowKind: KindHandler<'workflow'> = {
+  lane: (member) => (hasHeavySteps(member) ? 'heavy' : 'inline'),
+  execute: runInlineSteps,
+  executeHeavy(run, member, msg) {
+    const { engine } = run;
+    const step = { messageId: run.messageId, runId: run.runId, meshId: run.meshId, signal: run.signal, guard: () => run.guard() };
+    return runWorkflow(member, msg, { variables: engine.variables, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run: step });
+  },
+};
