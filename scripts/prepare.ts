@@ -4,7 +4,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDb } from '@trellis/db/client';
-import { loadEngineEnv } from '@trellis/engine/kernel/env';
+import { loadEngineEnv } from '@trellis/engine/env';
 import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
 

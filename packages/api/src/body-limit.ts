@@ -3,7 +3,7 @@
  * stops and the request is refused as soon as the count passes the cap, so a 200 MB upload never
  * sits in memory. A `content-length` over the cap is refused before anything is read.
  */
-import { LimitExceededError } from '@trellis/engine/kernel/errors';
+import { LimitExceededError } from '@trellis/engine/errors';
 import { LIMIT_VARIABLE, limits, type Limits } from '@trellis/engine/security/env';
 import { checkJsonText } from '@trellis/engine/security/json-guard';
 

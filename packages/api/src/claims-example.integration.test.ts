@@ -11,19 +11,18 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateMesh } from '@trellis/mesh/validate';
+import { checkMesh } from '@trellis/engine/meshes/check-mesh';
 import { decideApproval } from '@trellis/engine/approvals/decide';
-import { closeSqlPools } from '@trellis/engine/members/workflow/heavy-steps';
-import { nestedResolver } from '@trellis/engine/plan/definition';
+import { closeStepResources } from '@trellis/engine/runtime/close-step-resources';
 import { getMesh } from '@trellis/engine/meshes/get-mesh';
 import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
 import { startRun } from '@trellis/engine/runs/start-run';
 import { waitForRun } from '@trellis/engine/runs/wait-run';
 import { agentRunner } from '@trellis/engine/runtime/agent-runner';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import type { Engine } from '@trellis/engine/engine';
 import { startInProcess } from '@trellis/engine/runtime/in-process';
 import { addService } from '@trellis/engine/services/registry';
-import { rows } from '@trellis/engine/kernel/sql';
+import { rows } from '@trellis/engine/sql';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
 import { startClaimsModel, type ClaimsModel } from '../../engine/test/claims-model';
 import { openWorld, saveOrThrow, type TestWorld } from '../../engine/test/harness';
@@ -121,7 +120,7 @@ describe('claims example', () => {
   const cleanups: (() => Promise<unknown> | void)[] = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0).reverse()) await c();
-    await closeSqlPools();
+    await closeStepResources();
     await world?.close();
     world = undefined;
   });
@@ -257,7 +256,7 @@ describe('claims example', () => {
     expect(seeded.refused).toEqual([]);
     const claims = await getMesh(world.engine.db, { name: 'claims-intake' });
     if (!claims) throw new Error('claims-intake was not seeded');
-    expect(validateMesh(claims.definition, await nestedResolver(world.engine.db, claims.definition)).filter((f) => f.severity === 'error')).toEqual([]);
+    expect((await checkMesh(world.engine.db, claims.definition)).findings.filter((f) => f.severity === 'error')).toEqual([]);
     const runtime = startInProcess(world.engine, { poolRefreshMs: 200 });
     cleanups.push(() => runtime.close());
 

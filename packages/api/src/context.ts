@@ -3,7 +3,7 @@
  * The web app builds it per request from the next-auth session and the process-wide runtime.
  */
 import type { Db } from '@trellis/db/client';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import type { Engine } from '@trellis/engine/engine';
 import type { SignedInUser } from '@trellis/engine/users/verify-credentials';
 
 export interface Context {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { MeshInvalidError, RedisUnreachableError, RunNotFoundError } from '@trellis/engine/kernel/errors';
+import { MeshInvalidError, RedisUnreachableError, RunNotFoundError } from '@trellis/engine/errors';
 import type { Finding } from '@trellis/mesh/findings';
 import type { Context } from './context';
 import { describeApiError } from './errors';

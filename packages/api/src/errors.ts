@@ -5,7 +5,7 @@
  */
 import { TRPCError, type TRPCDefaultErrorShape } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
-import { describeError, type HttpStatus } from '@trellis/engine/kernel/errors';
+import { describeError, type HttpStatus } from '@trellis/engine/errors';
 import type { Finding } from '@trellis/mesh/findings';
 
 // Keyed by every status an engine error may declare (a new one fails the typecheck until it has a

@@ -1,6 +1,6 @@
 /** Opening database and engine for a command, with settings errors reported as usage errors. */
 import { boot, type Booted } from '@trellis/engine/runtime/boot';
-import { stderrLogger } from '@trellis/engine/kernel/log';
+import { stderrLogger } from '@trellis/engine/log';
 import { loadCliEnv, type CliEnv } from './env';
 import { CliError } from './fail';
 

@@ -1,5 +1,5 @@
 /** Exit codes (DESIGN.md §6) and the one way the CLI reports an error: one line, no stack. */
-import { describeError } from '@trellis/engine/kernel/errors';
+import { describeError } from '@trellis/engine/errors';
 
 /** 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

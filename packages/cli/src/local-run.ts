@@ -1,6 +1,6 @@
 /** What `run` and `reopen` share: the `--timeout` option, working a run off in this process, the exit code. */
-import { loadPlan } from '@trellis/engine/plan/plan';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import { meshPools } from '@trellis/engine/meshes/mesh-pools';
+import type { Engine } from '@trellis/engine/engine';
 import { startInProcess } from '@trellis/engine/runtime/in-process';
 import type { RunSummary } from '@trellis/engine/runs/get-run';
 import type { CliEnv } from './env';
@@ -24,9 +24,9 @@ export async function workLocallyUnlessServed(
   meshId: string,
   version: number,
 ): Promise<{ close(): Promise<void> } | undefined> {
-  const plan = await loadPlan(engine, meshId, version);
-  if (env.databaseUrl && (await workersPresent(engine, plan.pools))) return undefined;
-  return startInProcess(engine, { pools: plan.pools, concurrency: env.concurrency });
+  const pools = await meshPools(engine, meshId, version);
+  if (env.databaseUrl && (await workersPresent(engine, pools))) return undefined;
+  return startInProcess(engine, { pools, concurrency: env.concurrency });
 }
 
 async function workersPresent(engine: Engine, pools: readonly string[]): Promise<boolean> {

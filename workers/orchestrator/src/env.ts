@@ -1,5 +1,5 @@
 /** Settings of the orchestrator process: the engine's. The only reader of process.env here. */
-import { loadEngineEnv, type EngineEnv } from '@trellis/engine/kernel/env';
+import { loadEngineEnv, type EngineEnv } from '@trellis/engine/env';
 
 /** Engine settings plus TRELLIS_VERBOSE. */
 export interface OrchestratorEnv extends EngineEnv {

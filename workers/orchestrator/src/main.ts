@@ -2,8 +2,8 @@
  * The orchestrator process on Postgres (DATABASE_URL) and Redis (REDIS_URL): outbox relay,
  * finalizer sweep and stall detector. Several may run; each step is idempotent. Stops on SIGTERM.
  */
-import { stderrLogger } from '@trellis/engine/kernel/log';
-import { describeError } from '@trellis/engine/kernel/errors';
+import { stderrLogger } from '@trellis/engine/log';
+import { describeError } from '@trellis/engine/errors';
 import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
 import { startOrchestrator } from '@trellis/engine/runtime/orchestrator';
 import { loadOrchestratorEnv } from './env';

@@ -1,5 +1,5 @@
 /** Settings of a worker process: the engine's plus the pools it serves. The only reader of process.env here. */
-import { loadEngineEnv, type EngineEnv } from '@trellis/engine/kernel/env';
+import { loadEngineEnv, type EngineEnv } from '@trellis/engine/env';
 import { parsePools, type PoolSelection } from '@trellis/engine/runtime/pools';
 
 /** Engine settings plus the pools (TRELLIS_POOLS, else TRELLIS_POOL, else `default`) and TRELLIS_VERBOSE. */

@@ -3,8 +3,8 @@
  * every pool saved meshes name; default `default`) on Postgres (DATABASE_URL) and Redis
  * (REDIS_URL). Stops gracefully on SIGTERM: jobs in hand finish, then it disconnects.
  */
-import { stderrLogger } from '@trellis/engine/kernel/log';
-import { describeError } from '@trellis/engine/kernel/errors';
+import { stderrLogger } from '@trellis/engine/log';
+import { describeError } from '@trellis/engine/errors';
 import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
 import { servePools } from '@trellis/engine/runtime/pools';
 import { loadWorkerEnv } from './env';

@@ -7,11 +7,11 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Db } from '@trellis/db/client';
-import { loadEngineEnv, REPO_ROOT } from '@trellis/engine/kernel/env';
+import { loadEngineEnv, REPO_ROOT } from '@trellis/engine/env';
 import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
-import { stderrLogger } from '@trellis/engine/kernel/log';
+import { stderrLogger } from '@trellis/engine/log';
 import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import type { Engine } from '@trellis/engine/engine';
 import { startInProcess } from '@trellis/engine/runtime/in-process';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
 import { rawEnv, webEnv, type WebEnv } from '../env';

@@ -5,7 +5,7 @@
  * (openapi.ts) is generated from them, so what is documented is what is accepted.
  */
 import { z } from 'zod';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import type { Engine } from '@trellis/engine/engine';
 import type { SignedInUser } from '@trellis/engine/users/verify-credentials';
 import { FindingSchema } from '../schemas';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { RedisUnreachableError, RunNotFoundError } from '@trellis/engine/kernel/errors';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import { RedisUnreachableError, RunNotFoundError } from '@trellis/engine/errors';
+import type { Engine } from '@trellis/engine/engine';
 import type { SignedInUser } from '@trellis/engine/users/verify-credentials';
 import { defineRoute, type RestEnv, type RouteSpec } from './contract';
 import { dispatchRest } from './dispatch';

@@ -5,8 +5,8 @@
  * body against the route's schemas, then the handler. Errors go through `describeApiError`, so the
  * status is the one the engine error's class declares, in the body `{ error: { code, message } }`.
  */
-import { describeError, EngineError } from '@trellis/engine/kernel/errors';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import { describeError, EngineError } from '@trellis/engine/errors';
+import type { Engine } from '@trellis/engine/engine';
 import { authenticateService } from '@trellis/engine/services/registry';
 import { describeApiError } from '../errors';
 import type { ErrorBody, RestEnv, RouteSpec } from './contract';

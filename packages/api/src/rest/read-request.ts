@@ -3,7 +3,7 @@
  * message names the part and field, e.g. `query.wait: Too big: expected number to be <=30`.
  */
 import type { z } from 'zod';
-import { BadInputError, LimitExceededError } from '@trellis/engine/kernel/errors';
+import { BadInputError, LimitExceededError } from '@trellis/engine/errors';
 import { readCapped, readJsonText } from '../body-limit';
 import type { BodySpec, FileUpload } from './contract';
 

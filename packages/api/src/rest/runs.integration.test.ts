@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { getRun } from '@trellis/engine/runs/get-run';
 import { waitForRun } from '@trellis/engine/runs/wait-run';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import type { Engine } from '@trellis/engine/engine';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
 import { verifyCredentials, type SignedInUser } from '@trellis/engine/users/verify-credentials';
 import { saveOrThrow, useWorlds, WORD_SPLIT } from '../../../engine/test/harness';

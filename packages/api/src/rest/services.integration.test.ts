@@ -3,7 +3,7 @@ import { createServiceClient, TrellisApiError } from '@trellis/sdk';
 import { addService } from '@trellis/engine/services/registry';
 import { startRun } from '@trellis/engine/runs/start-run';
 import { waitForRun } from '@trellis/engine/runs/wait-run';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import type { Engine } from '@trellis/engine/engine';
 import { saveOrThrow, useWorlds } from '../../../engine/test/harness';
 import { appRouter } from '../root';
 import { handleRest, openApiDocument } from './routes';

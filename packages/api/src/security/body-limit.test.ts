@@ -1,7 +1,7 @@
 // Request bodies counted while they stream: refused as soon as the count passes the cap, never
 // read whole; JSON nesting checked before any parser; the refusal is a 413 naming the cap.
 import { describe, expect, it } from 'vitest';
-import { LimitExceededError } from '@trellis/engine/kernel/errors';
+import { LimitExceededError } from '@trellis/engine/errors';
 import { overrideLimits } from '@trellis/engine/security/env';
 import { cappedJsonRequest, readCapped } from '../body-limit';
 import { describeApiError } from '../errors';

@@ -5,7 +5,7 @@
  * Exit 0 cancelled, 2 a run that has already ended, no such run, or unreachable Redis/database.
  */
 import { cancelRun, RunEndedAlreadyError } from '@trellis/engine/runs/cancel-run';
-import { RunNotFoundError } from '@trellis/engine/kernel/errors';
+import { RunNotFoundError } from '@trellis/engine/errors';
 import { open, settings } from '../boot';
 import { CliError, EXIT } from '../fail';
 

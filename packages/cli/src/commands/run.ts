@@ -6,15 +6,12 @@
  * mesh file, printed with its findings; no run is created) or unreachable Redis/database.
  */
 import { writeFile } from 'node:fs/promises';
-import { hasErrors, type Finding } from '@trellis/mesh/findings';
+import type { Finding } from '@trellis/mesh/findings';
 import { parseMeshFile } from '@trellis/mesh/parse';
-import { validateMesh } from '@trellis/mesh/validate';
-import { InputRejectedError, MeshInvalidError } from '@trellis/engine/kernel/errors';
-import { loadVersion, nestedResolver } from '@trellis/engine/plan/definition';
-import { saveMesh } from '@trellis/engine/meshes/save-mesh';
-import type { Engine } from '@trellis/engine/kernel/engine';
+import { InputRejectedError, MeshInvalidError } from '@trellis/engine/errors';
+import type { Engine } from '@trellis/engine/engine';
 import { getRun, type RunView } from '@trellis/engine/runs/get-run';
-import { startRun } from '@trellis/engine/runs/start-run';
+import { runMeshFile, type RunMeshFileInput } from '@trellis/engine/runs/run-mesh-file';
 import { waitForRun } from '@trellis/engine/runs/wait-run';
 import { open, settings } from '../boot';
 import { CliError, EXIT } from '../fail';
@@ -45,17 +42,16 @@ export async function runCommand(meshFile: string, opts: RunOptions): Promise<nu
   let local: { close(): Promise<void> } | undefined;
   try {
     const { engine } = booted;
-    const saved = await saveMesh(engine.db, { definition });
-    if (!saved.ok) refuseMesh(meshFile, opts.json, saved.message, saved.findings);
-    // Check before compiling: a mesh with findings (no head, a loop, …) is refused with them, not a compile error.
-    const savedMesh = await loadVersion(engine.db, saved.meshId, saved.version);
-    if (savedMesh) {
-      for (const file of await importNestedFiles(engine.db, meshFile, savedMesh)) process.stderr.write(`trellis: imported nested mesh ${file}\n`);
-    }
-    const findings = savedMesh ? validateMesh(savedMesh, await nestedResolver(engine.db, savedMesh)) : [];
-    if (hasErrors(findings)) refuseMesh(meshFile, opts.json, `${meshFile} is not valid, so the run did not start`, findings);
-    local = await workLocallyUnlessServed(engine, env, saved.meshId, saved.version);
-    const view = await start(engine, saved.meshId, saved.version, meshFile, opts, bytes, waitSeconds);
+    const view = await start(engine, meshFile, opts, waitSeconds, {
+      definition,
+      input: { name: opts.input, bytes },
+      onSaved: async (saved) => {
+        for (const file of await importNestedFiles(engine.db, meshFile, saved.mesh)) process.stderr.write(`trellis: imported nested mesh ${file}\n`);
+      },
+      beforeStart: async (saved) => {
+        local = await workLocallyUnlessServed(engine, env, saved.meshId, saved.version);
+      },
+    });
     // The summary first, so the run id is shown even when the output file cannot be written.
     if (opts.json) process.stdout.write(`${JSON.stringify(summaryJson(view))}\n`);
     else printSummary(view);
@@ -67,10 +63,13 @@ export async function runCommand(meshFile: string, opts: RunOptions): Promise<nu
   }
 }
 
-async function start(engine: Engine, meshId: string, version: number, meshFile: string, opts: RunOptions, bytes: Uint8Array, timeoutSeconds: number): Promise<RunView> {
+/** Runs the file (runs/run-mesh-file.ts) and waits; a refused file or input is reported as the CLI reports it. */
+async function start(engine: Engine, meshFile: string, opts: RunOptions, timeoutSeconds: number, input: RunMeshFileInput): Promise<RunView> {
   try {
-    const { runId } = await startRun(engine, { meshId, version, input: { name: opts.input, bytes } });
-    return await waitForRun(engine.db, runId, { timeoutMs: timeoutSeconds * 1000 });
+    const started = await runMeshFile(engine, input);
+    if (!started.ok && started.stage === 'save') refuseMesh(meshFile, opts.json, started.message, started.findings);
+    if (!started.ok) refuseMesh(meshFile, opts.json, `${meshFile} is not valid, so the run did not start`, started.findings);
+    return await waitForRun(engine.db, started.runId, { timeoutMs: timeoutSeconds * 1000 });
   } catch (err) {
     if (err instanceof InputRejectedError && err.runId) {
       const view = await getRun(engine.db, err.runId);

@@ -25,7 +25,7 @@ export const joins = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.runId, t.member, t.key] }),
-    // "Has every join of this run fired?" is asked whenever a run may end (lifecycle/finalize.ts).
+    // "Has every join of this run fired?" is asked whenever a run may end (process/run-end.ts).
     index('joins_unfired_idx')
       .on(t.runId)
       .where(sql`${t.firedAt} is null`),

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { MessageStatus } from './statuses';
 import { boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
@@ -32,7 +33,7 @@ export const messages = pgTable(
     payload: jsonb('payload').notNull(),
     /** What a leaf member (no outgoing channel) produced; children carry everyone else's output. */
     output: jsonb('output'),
-    status: text('status').notNull().default('pending'),
+    status: text('status').$type<MessageStatus>().notNull().default('pending'),
     /** Deliveries so far (a redelivery after a lapsed claim counts again). */
     attempts: integer('attempts').notNull().default(0),
     /** Times the outbox relay had to re-add the job because Redis no longer had it. */

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { RunStatus } from './statuses';
 import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
@@ -12,7 +13,7 @@ export const runs = pgTable(
     meshId: text('mesh_id').notNull(),
     meshName: text('mesh_name').notNull(),
     meshVersion: integer('mesh_version').notNull(),
-    status: text('status').notNull().default('queued'),
+    status: text('status').$type<RunStatus>().notNull().default('queued'),
     cause: text('cause'),
     /** The member the cause concerns, when there is one. */
     causeMember: text('cause_member'),

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { ServiceJobStatus } from './statuses';
 import { index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
@@ -27,7 +28,7 @@ export const serviceJobs = pgTable(
     runId: text('run_id').notNull(),
     member: text('member').notNull(),
     service: text('service').notNull(),
-    status: text('status').notNull().default('waiting'),
+    status: text('status').$type<ServiceJobStatus>().notNull().default('waiting'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     claimDeadline: timestamp('claim_deadline', { withTimezone: true }).notNull(),
     claimedBy: text('claimed_by'),

@@ -12,7 +12,7 @@ import { recordEvents } from '../events/outbox';
 import { ActionNotFoundError, ActionRefusedError } from '../ops/errors';
 import { insertChildren, writeLeaves } from '../process/commit';
 import type { ChildRow } from '../process/types';
-import { failRun, finalizeRuns } from '../lifecycle/finalize';
+import { failRun, finalizeRuns } from '../process/run-end';
 import type { Engine } from '../kernel/engine';
 import { rows } from '../kernel/sql';
 import { approvalItemId } from '../lifecycle/park-approval';
@@ -104,7 +104,7 @@ export async function decideApproval(engine: Engine, input: DecideApprovalInput)
   if (outcome.inserted.length > 0) {
     await enqueue(engine, outcome.inserted.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
   } else if (input.decision === 'approve') {
-    await finalizeRuns(engine.db, [outcome.runId]);
+    await finalizeRuns(engine, [outcome.runId]);
   }
   return { approvalId: input.approvalId, runId: outcome.runId, status, published: outcome.inserted.length };
 }

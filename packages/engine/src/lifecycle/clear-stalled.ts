@@ -2,7 +2,7 @@
  * A stalled run that moves again is no longer the Action Center's concern: the open `stalled`
  * items holding it record that it moved (`run_moved`), and an item none of whose runs is still
  * stalled resolves itself (`resolved`, no actor, `detail.automatic`). Called in the transaction
- * that moves the run on (process/commit.ts) and when such a run ends done (lifecycle/finalize.ts).
+ * that moves the run on (process/commit.ts) and when such a run ends done (process/run-end.ts).
  */
 import { sql } from 'drizzle-orm';
 import { recordEvents } from '../events/outbox';

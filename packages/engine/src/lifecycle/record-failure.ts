@@ -1,7 +1,7 @@
 /**
  * The engine's side of the Action Center: when a run fails or stalls, its (mesh, cause) group's
  * open item takes it in (or a new item opens), in the same transaction as the failure. Called from
- * `failRun` (lifecycle/finalize.ts) and the stall detector (runtime/sweep.ts), never from a page load.
+ * `failRun` (process/run-end.ts) and the stall detector (runtime/sweep.ts), never from a page load.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';

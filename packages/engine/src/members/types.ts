@@ -74,8 +74,19 @@ export interface ParkHooks<K extends MemberKind> {
   park(this: void, tx: ParkTx, engine: Engine, parked: readonly ParkedMessage<K>[]): Promise<() => Promise<void>>;
 }
 
-/** What a run-end hook is told: the runs that just ended (any final status) and how to act on others. */
-export interface RunEnd {
+/**
+ * What run-end hooks and sweeps may do to other runs, given by process/run-end.ts (so that members
+ * never import the layer that calls them).
+ */
+export interface RunEndActions {
+  /** Fails a run in `db` (process/run-end.ts `failRun`). @returns whether it ended it. */
+  failRun(this: void, db: Queryable, runId: string, failure: RunFailure): Promise<boolean>;
+  /** Continues a parked message with an answer (process/continue.ts), in a transaction of its own. */
+  resumeParked(this: void, engine: Engine, runId: string, messageId: string, answer: unknown): Promise<void>;
+}
+
+/** What a run-end hook is told: the runs that just ended (any final status), and where. */
+export interface RunEnd extends RunEndActions {
   /** Where the runs ended: the engine's database or the transaction that ended them. */
   db: Queryable;
   /**
@@ -84,10 +95,16 @@ export interface RunEnd {
    */
   engine?: Engine | undefined;
   runIds: readonly string[];
-  /** Fails a run (process/run-end.ts `failRun`), in `db`. @returns whether it ended it. */
-  failRun(db: Queryable, runId: string, failure: RunFailure): Promise<boolean>;
-  /** Continues a parked message with an answer (process/continue.ts), in a transaction of its own. */
-  resumeParked(engine: Engine, runId: string, messageId: string, answer: unknown): Promise<void>;
+}
+
+/** What a kind's periodic sweep (the orchestrator, process/sweep-parked.ts) is given. */
+export interface SweepContext extends RunEndActions {
+  engine: Engine;
+  /**
+   * Sets a message aside as `dead` and fails its run (process/dead-letter.ts).
+   * @returns false when the message had already finished.
+   */
+  deadLetter(this: void, engine: Engine, messageId: string, err: Error, cause?: Cause): Promise<boolean>;
 }
 
 /** Why a run failed: a cause from the cause list, where, and a sentence of detail. */
@@ -121,6 +138,8 @@ export interface KindHandler<K extends MemberKind> {
   resume?(this: void, member: MemberOf<K>, parked: unknown, answer: unknown): unknown;
   /** Called whenever runs end (process/run-end.ts), in the order of `KINDS`. */
   onRunEnded?(this: void, end: RunEnd): Promise<void>;
+  /** One pass of the orchestrator's sweep over this kind's parked messages (expired jobs, ended children). */
+  sweep?(this: void, ctx: SweepContext): Promise<void>;
 }
 
 /** One handler per member kind: a kind without one, or a handler for another kind, does not compile. */

@@ -4,6 +4,7 @@
  * insensitive), four sorts, and offset paging done by the database. Every filter and sort has an
  * index (packages/db schema/runs.ts); `npm run bench:runs` measures it at 100,000 runs.
  */
+import { isRunStatus } from '@trellis/db/schema/statuses';
 import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import { CAUSES, causeInfo, type CauseSeverity } from '@trellis/mesh/causes';
 import type { Db } from '@trellis/db/client';
@@ -48,7 +49,7 @@ function likePrefix(text: string): string {
 export function searchFilter(input: SearchRunsInput): SQL | undefined {
   const f: SQL[] = [];
   if (input.meshId) f.push(eq(runs.meshId, input.meshId));
-  if (input.status) f.push(eq(runs.status, input.status));
+  if (input.status) f.push(isRunStatus(input.status) ? eq(runs.status, input.status) : sql`false`);
   if (input.cause) f.push(eq(runs.cause, input.cause));
   if (input.severity) {
     const severity = input.severity;

@@ -13,7 +13,7 @@
 import { enqueue } from '../kernel/queues';
 import { plansForRuns, type Plan } from '../plan/plan';
 import type { Engine } from '../kernel/engine';
-import { finalizeRuns } from '../lifecycle/finalize';
+import { finalizeRuns } from './run-end';
 import { isConnectionError, isRetryableTxError } from '../kernel/sql';
 import { Batcher } from './batcher';
 import { cancelEnded, claimHeavy, type ClaimedHeavy, type Delivery } from './claim';
@@ -176,7 +176,7 @@ async function commitWithRetry(
       // After commit: the rows are the outbox. If Redis or the database blinks here, the relay
       // re-adds the children's jobs and the orchestrator's sweep ends the run.
       await enqueue(engine, result.children.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
-      await finalizeRuns(engine.db, result.quiet);
+      await finalizeRuns(engine, result.quiet);
     } catch (err) {
       engine.log.warn('after commit: left for the relay and the sweep', { error: asError(err).message });
     }

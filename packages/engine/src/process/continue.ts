@@ -6,13 +6,11 @@
  * (the rows are the outbox; the relay re-adds any job lost in between).
  */
 import { sql } from 'drizzle-orm';
-import { enqueue } from '../kernel/queues';
 import { parseFrames } from '../plan/frames';
 import { plansForRuns, type Plan } from '../plan/plan';
 import { commit, type CommitResult } from './commit';
 import type { Claimed } from './types';
 import type { Engine } from '../kernel/engine';
-import { finalizeRuns } from '../lifecycle/finalize';
 import { rows, type Queryable } from '../kernel/sql';
 import { kindOf } from '../members/index';
 
@@ -51,17 +49,4 @@ export async function continueParked(
   const out = kind.resume ? kind.resume(member, msg.payload, payload) : payload;
   const prepared = { msg, plan, member, items: [{ payload: out, frames: msg.frames, void: false }], leaseToken: null };
   return commit(tx, [], [prepared], new Map([[msg.runId, plan]]), engine.config.maxDepth);
-}
-
-/** After commit: adds the children's jobs and ends runs that have nothing left. Errors are left to the relay and sweep. */
-export async function publishCommitted(engine: Engine, result: CommitResult | undefined): Promise<void> {
-  if (!result) return;
-  try {
-    await enqueue(engine, result.children.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
-    await finalizeRuns(engine.db, result.quiet);
-  } catch (err) {
-    engine.log.warn('after continuing a parked message: left for the relay and the sweep', {
-      error: err instanceof Error ? err.message : String(err),
-    });
-  }
 }

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { Cause } from '@trellis/mesh/causes';
 import { StepError } from '../kernel/errors';
 import type { Engine } from '../kernel/engine';
-import { failRun } from '../lifecycle/finalize';
+import { failRun } from './run-end';
 import { plansForRuns } from '../plan/plan';
 import { rows } from '../kernel/sql';
 

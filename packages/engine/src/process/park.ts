@@ -14,7 +14,6 @@ import type { Engine } from '../kernel/engine';
 import { rows, textArray } from '../kernel/sql';
 import { kindOf, laneOf } from '../members/index';
 import type { ParkCheck, ParkedMessage } from '../members/types';
-import { registerEngine } from '../members/service/registry-engine';
 
 /**
  * Parks the deliveries of park-lane members. Failures (the depth guard, a kind's check refusing)
@@ -29,7 +28,6 @@ export async function parkDeliveries(
   plans: ReadonlyMap<string, Plan>,
   outcomes: Map<string, Outcome>,
 ): Promise<string[]> {
-  registerEngine(engine);
   if (deliveries.length === 0) return [];
   // Everything that reads the database happens before the transaction (the embedded database
   // allows no query beside an open transaction).

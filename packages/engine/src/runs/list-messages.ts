@@ -1,5 +1,6 @@
 /** Use case: the message trail of a run, page by page. */
-import { and, asc, count, eq, getTableColumns, type SQL } from 'drizzle-orm';
+import { isMessageStatus } from '@trellis/db/schema/statuses';
+import { and, asc, count, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { messages } from '@trellis/db/schema/messages';
 import { runs } from '@trellis/db/schema/runs';
@@ -28,7 +29,7 @@ export type MessageView = typeof messages.$inferSelect & {
 /** Messages in the order they were published, and how many match in total. */
 export async function listMessages(db: Db, input: ListMessagesInput): Promise<{ items: MessageView[]; total: number }> {
   const filters: SQL[] = [eq(messages.runId, input.runId)];
-  if (input.status) filters.push(eq(messages.status, input.status));
+  if (input.status) filters.push(isMessageStatus(input.status) ? eq(messages.status, input.status) : sql`false`);
   if (input.member) filters.push(eq(messages.member, input.member));
   const where = and(...filters);
   const limit = Math.min(Math.max(input.limit ?? 100, 1), 1000);

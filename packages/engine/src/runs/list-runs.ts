@@ -1,5 +1,6 @@
 /** Use case: list runs, newest first, with their counts. */
-import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { isRunStatus } from '@trellis/db/schema/statuses';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { runs } from '@trellis/db/schema/runs';
 import { countRuns, emptyCounts } from './counts';
@@ -17,7 +18,7 @@ export interface ListRunsInput {
 /** A page of runs and how many match in total. */
 export async function listRuns(db: Db, input: ListRunsInput = {}): Promise<{ items: RunSummary[]; total: number }> {
   const filters: SQL[] = [];
-  if (input.status) filters.push(eq(runs.status, input.status));
+  if (input.status) filters.push(isRunStatus(input.status) ? eq(runs.status, input.status) : sql`false`);
   if (input.meshId) filters.push(eq(runs.meshId, input.meshId));
   if (input.cause) filters.push(eq(runs.cause, input.cause));
   const where = filters.length ? and(...filters) : undefined;

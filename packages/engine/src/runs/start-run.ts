@@ -44,14 +44,29 @@ export async function startRun(engine: Engine, input: StartRunInput): Promise<{ 
   if (!definition) throw new MeshNotFoundError(`${mesh.name} version ${version}`);
   const findings = validateMesh(definition, await nestedResolver(db, definition));
   if (hasErrors(findings)) throw new MeshInvalidError(findings);
-  const plan = await loadPlan(engine, mesh.id, version);
+  return startChecked(engine, { meshId: mesh.id, meshName: mesh.name, version }, input);
+}
+
+/**
+ * Starts a run of a mesh version its caller has just validated (runs/run-mesh-file.ts): the same
+ * as {@link startRun} after its check.
+ * @throws InputRejectedError, RedisUnreachableError (as startRun).
+ */
+export async function startChecked(
+  engine: Engine,
+  mesh: { meshId: string; meshName: string; version: number },
+  input: Omit<StartRunInput, 'meshId' | 'meshName' | 'version'>,
+): Promise<{ runId: string; messageId: string }> {
+  const { db } = engine;
+  const { version } = mesh;
+  const plan = await loadPlan(engine, mesh.meshId, version);
   const runId = uuidv7();
   let payload: Record<string, unknown>;
   try {
     payload = inputPayload(input.input);
   } catch (err) {
     if (err instanceof InputRejectedError) {
-      await recordRejection(engine, { runId, meshId: mesh.id, meshName: mesh.name, version, input, err });
+      await recordRejection(engine, { runId, meshId: mesh.meshId, meshName: mesh.meshName, version, input, err });
     }
     throw err;
   }
@@ -61,8 +76,8 @@ export async function startRun(engine: Engine, input: StartRunInput): Promise<{ 
   await db.transaction(async (tx) => {
     await tx.insert(runs).values({
       id: runId,
-      meshId: mesh.id,
-      meshName: mesh.name,
+      meshId: mesh.meshId,
+      meshName: mesh.meshName,
       meshVersion: version,
       status: 'running',
       inputName: input.input.name ?? null,
@@ -73,7 +88,7 @@ export async function startRun(engine: Engine, input: StartRunInput): Promise<{ 
     });
     await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
     // Live pages (the Runs tab) learn of the new run from the event outbox, like every other change.
-    await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.id, status: 'running' }]);
+    await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.meshId, status: 'running' }]);
   });
   await enqueue(engine, [{ pool, runId, messageId, member: plan.head.id }]);
   return { runId, messageId };
@@ -82,7 +97,7 @@ export async function startRun(engine: Engine, input: StartRunInput): Promise<{ 
 /** A refused input still leaves a failed run (cause `input_rejected`), so it shows among exceptions. */
 async function recordRejection(
   engine: Engine,
-  r: { runId: string; meshId: string; meshName: string; version: number; input: StartRunInput; err: InputRejectedError },
+  r: { runId: string; meshId: string; meshName: string; version: number; input: Pick<StartRunInput, 'input' | 'userId'>; err: InputRejectedError },
 ): Promise<void> {
   const now = new Date();
   await engine.db.insert(runs).values({

@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
 import { relayOnce, type RelayCursor } from './relay';
 import { detectStalls, sweepRuns } from './sweep';
-import { sweepParked } from '../members/service/sweep';
+import { sweepParked } from '../process/sweep-parked';
 import { startEventPump } from '../events/pump';
 
 /** A started orchestrator. */

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { enqueue, jobKey, queueName } from '../kernel/queues';
 import { deadLetter } from '../process/dead-letter';
-import { failRun } from '../lifecycle/finalize';
+import { failRun } from '../process/run-end';
 import { rows, textArray } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
 

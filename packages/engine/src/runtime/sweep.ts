@@ -1,7 +1,7 @@
 /** Periodic run checks: finishing runs the workers did not finish, and flagging stalled ones. */
 import { sql } from 'drizzle-orm';
 import { causeSentence } from '@trellis/mesh/causes';
-import { finalizeRuns } from '../lifecycle/finalize';
+import { finalizeRuns } from '../process/run-end';
 import { recordRunFailure } from '../lifecycle/record-failure';
 import { rows } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
@@ -17,7 +17,7 @@ export async function sweepRuns(engine: Engine): Promise<number> {
     engine.db,
     sql`select id from runs where status in ('running', 'stalled') order by created_at limit 500`,
   );
-  return (await finalizeRuns(engine.db, open.map((r) => r.id))).length;
+  return (await finalizeRuns(engine, open.map((r) => r.id))).length;
 }
 
 /**

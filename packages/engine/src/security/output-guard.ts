@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { StepError } from '../kernel/errors';
 import type { Item } from '../plan/frames';
-import { failRun } from '../lifecycle/finalize';
+import { failRun } from '../process/run-end';
 import { rows, textArray, type Queryable } from '../kernel/sql';
 import { LIMIT_VARIABLE, limits } from './env';
 import { stripPrototypeKeys } from './json-guard';

@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
 import { rows } from '../kernel/sql';
 import { authenticateService } from './registry';
-import { registerEngine } from '../members/service/registry-engine';
 import { RECHECK_MS, subscribeJobs } from '../members/service/wake';
 
 /** Longest long-poll, in seconds (proxies commonly cut idle requests at 60 s). */
@@ -51,7 +50,6 @@ export interface ClaimedJob {
  */
 export async function claimJob(engine: Engine, input: ClaimJobInput): Promise<ClaimedJob | null> {
   await authenticateService(engine.db, input.service, input.apiKey);
-  registerEngine(engine);
   const waitMs = clamp(input.waitSeconds ?? 0, 0, MAX_WAIT_SECONDS) * 1000;
   const lease = clamp(input.leaseSeconds ?? DEFAULT_LEASE_SECONDS, MIN_LEASE_SECONDS, MAX_LEASE_SECONDS);
   const worker = (input.worker ?? '').slice(0, 200) || null;

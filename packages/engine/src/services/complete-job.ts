@@ -6,10 +6,10 @@
 import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
 import { rows } from '../kernel/sql';
-import { continueParked, planOfMessage, publishCommitted } from '../process/continue';
+import { continueParked, planOfMessage } from '../process/continue';
+import { publishCommitted } from '../process/run-end';
 import { ServiceJobConflictError, ServiceJobNotFoundError } from './errors';
 import { authenticateService } from './registry';
-import { registerEngine } from '../members/service/registry-engine';
 
 /** What completing a job did. */
 export interface CompleteJobResult {
@@ -28,7 +28,6 @@ export async function completeJob(
   input: { service: string; apiKey: string | null | undefined; jobId: string; output: unknown },
 ): Promise<CompleteJobResult> {
   await authenticateService(engine.db, input.service, input.apiKey);
-  registerEngine(engine);
   const job = await readJob(engine, input.service, input.jobId);
   if (job.status === 'done') return { jobId: input.jobId, status: 'done', duplicate: true };
   if (job.status !== 'waiting' && job.status !== 'claimed') throw new ServiceJobConflictError(input.jobId, job.status, 'completed');

@@ -10,7 +10,6 @@ import { rows } from '../kernel/sql';
 import { ServiceJobConflictError } from './errors';
 import { readJob } from './complete-job';
 import { authenticateService } from './registry';
-import { registerEngine } from '../members/service/registry-engine';
 import { serviceFailure } from '../members/service/sweep';
 import { announceJobs } from '../members/service/wake';
 
@@ -30,7 +29,6 @@ export async function failJob(
   input: { service: string; apiKey: string | null | undefined; jobId: string; reason: string; retryable?: boolean },
 ): Promise<FailJobResult> {
   await authenticateService(engine.db, input.service, input.apiKey);
-  registerEngine(engine);
   const job = await readJob(engine, input.service, input.jobId);
   if (job.status === 'failed') return { jobId: job.id, status: 'failed', duplicate: true };
   if (job.status !== 'waiting' && job.status !== 'claimed') throw new ServiceJobConflictError(job.id, job.status, 'failed');

@@ -1,6 +1,6 @@
 /** meshes.get: one mesh version (the latest unless asked) with the list of its versions. */
 import { z } from 'zod';
-import { MeshNotFoundError } from '@trellis/engine/kernel/errors';
+import { MeshNotFoundError } from '@trellis/engine/errors';
 import { getMesh } from '@trellis/engine/meshes/get-mesh';
 import { MeshSchema } from '@trellis/mesh/schema';
 import { MeshIdSchema } from '../../schemas';

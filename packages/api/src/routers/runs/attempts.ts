@@ -1,6 +1,6 @@
 /** runs.attempts: a run's history: its first start and each re-open, with version, who, and outcome. */
 import { z } from 'zod';
-import { RunNotFoundError } from '@trellis/engine/kernel/errors';
+import { RunNotFoundError } from '@trellis/engine/errors';
 import { listRunAttempts } from '@trellis/engine/runs/list-run-attempts';
 import { RunIdSchema } from '../../schemas';
 import { protectedProcedure } from '../../trpc';

@@ -1,6 +1,6 @@
 /** runs.get: one run with its counts in total and per member (polled while the run is going). */
 import { z } from 'zod';
-import { RunNotFoundError } from '@trellis/engine/kernel/errors';
+import { RunNotFoundError } from '@trellis/engine/errors';
 import { getRun } from '@trellis/engine/runs/get-run';
 import { MemberCountsSchema, RunIdSchema, RunSummarySchema } from '../../schemas';
 import { protectedProcedure } from '../../trpc';

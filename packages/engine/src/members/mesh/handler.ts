@@ -8,6 +8,7 @@ import type { Engine } from '../../kernel/engine';
 import type { NestedMeshMember } from '@trellis/mesh/schema';
 import { passVoidOnly } from '../parked';
 import type { KindHandler, ParkCheck } from '../types';
+import { afterRunsEnded, resumeEndedChildren } from './resume';
 import { insertChildRun, NESTING_LIMIT, nestingDepth, resolveChildMesh, type ChildMesh } from './child';
 
 /** Lane `park`: a child run per parked message, its head's job added after commit. */
@@ -34,6 +35,8 @@ export const meshKind: KindHandler<'mesh'> = {
       };
     },
   },
+  onRunEnded: afterRunsEnded,
+  sweep: resumeEndedChildren,
   resume(member, parked, answer) {
     // `output: 'merge'` spreads the child's answer over the parent's payload.
     return member.output === 'merge' && isRecord(answer) && isRecord(parked) ? { ...parked, ...answer } : answer;

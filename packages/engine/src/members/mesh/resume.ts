@@ -1,17 +1,14 @@
 /**
  * When a child run ends, its parent's parked message goes on: a child that ended `done` continues
  * the parent with its output (published like any member's); any other end fails the parent
- * message and run with the child's cause, naming the child run. Called by the run finalizer right
+ * message and run with the child's cause, naming the child run. The mesh kind's run-end hook, right
  * after a run's status changes (the fast path) and by the orchestrator's sweep (the safety net for
  * a process that stopped in between); both are idempotent, as the parent must still be parked.
  */
 import { sql } from 'drizzle-orm';
 import { isCause, type Cause } from '@trellis/mesh/causes';
-import type { Engine } from '../../kernel/engine';
-import { failRun } from '../../lifecycle/finalize';
 import { rows, textArray, type Queryable } from '../../kernel/sql';
-import { continueParked, planOfMessage, publishCommitted } from '../../process/continue';
-import { engineFor } from '../service/registry-engine';
+import type { RunEnd, RunEndActions, SweepContext } from '../types';
 
 /** A child run that ended, with what its parent needs. */
 export interface EndedChild {
@@ -28,11 +25,12 @@ export interface EndedChild {
 const CHILD_COLUMNS = sql`c.id, c.status, c.cause, c.cause_message, c.output, c.mesh_name, c.parent_run_id, c.parent_message_id`;
 
 /**
- * The finalizer's hook: for the runs just ended that are child runs, fails their parents (in the
- * caller's transaction, if any) or, when the engine owning `db` is known, continues them.
+ * The mesh kind's run-end hook: for the runs just ended that are child runs, fails their parents (in
+ * the transaction the runs ended in, if any) or, when given the engine, continues them.
  * Cheap for top-level runs: one primary-key lookup, only when some run ended.
  */
-export async function afterRunsEnded(db: Queryable, runIds: readonly string[]): Promise<void> {
+export async function afterRunsEnded(end: RunEnd): Promise<void> {
+  const { db, engine, runIds } = end;
   if (runIds.length === 0) return;
   const children = await rows<EndedChild>(
     db,
@@ -41,13 +39,12 @@ export async function afterRunsEnded(db: Queryable, runIds: readonly string[]): 
            and c.status not in ('running', 'stalled', 'queued')`,
   );
   if (children.length === 0) return;
-  for (const child of children.filter((c) => c.status !== 'done')) await failParent(db, child);
-  const engine = engineFor(db);
+  for (const child of children.filter((c) => c.status !== 'done')) await failParent(end, db, child);
   const done = children.filter((c) => c.status === 'done');
   if (!engine) return;
   for (const child of done) {
     try {
-      await continueParent(engine, child);
+      await end.resumeParked(engine, child.parent_run_id, child.parent_message_id, child.output ?? {});
     } catch (err) {
       // The child's end is recorded; the orchestrator's sweep continues the parent.
       engine.log.warn('could not continue the parent of a child run yet', { run: child.id, error: err instanceof Error ? err.message : String(err) });
@@ -56,11 +53,11 @@ export async function afterRunsEnded(db: Queryable, runIds: readonly string[]): 
 }
 
 /**
- * Sweep: children that ended while their parent message is still parked (a process stopped
- * between the child's end and the parent's continuation). At most 100 per pass.
- * @returns how many parents it moved on.
+ * The mesh kind's sweep: children that ended while their parent message is still parked (a process
+ * stopped between the child's end and the parent's continuation). At most 100 per pass.
  */
-export async function resumeEndedChildren(engine: Engine): Promise<number> {
+export async function resumeEndedChildren(ctx: SweepContext): Promise<void> {
+  const { engine } = ctx;
   const found = await rows<EndedChild>(
     engine.db,
     sql`select ${CHILD_COLUMNS}
@@ -71,22 +68,14 @@ export async function resumeEndedChildren(engine: Engine): Promise<number> {
          limit 100`,
   );
   for (const child of found) {
-    if (child.status === 'done') await continueParent(engine, child);
-    else await failParent(engine.db, child);
+    // The parent continues with the child's output (`{}` when the child produced none).
+    if (child.status === 'done') await ctx.resumeParked(engine, child.parent_run_id, child.parent_message_id, child.output ?? {});
+    else await failParent(ctx, engine.db, child);
   }
-  return found.length;
-}
-
-/** Continues the parent message with the child's output (`{}` when the child produced none). */
-export async function continueParent(engine: Engine, child: EndedChild): Promise<void> {
-  const plan = await planOfMessage(engine, child.parent_run_id);
-  if (!plan) return;
-  const result = await engine.db.transaction((tx) => continueParked(tx, engine, plan, child.parent_message_id, child.output ?? {}));
-  await publishCommitted(engine, result);
 }
 
 /** Sets the parked parent message aside as `dead` and fails its run with the child's cause. */
-async function failParent(db: Queryable, child: EndedChild): Promise<void> {
+async function failParent(actions: RunEndActions, db: Queryable, child: EndedChild): Promise<void> {
   const cause: Cause = child.cause && isCause(child.cause) ? child.cause : 'step_code_failed';
   const why = child.cause_message ?? `it ended ${child.status}`;
   const detail = `nested mesh ${child.mesh_name} failed in child run ${child.id}: ${why}`;
@@ -97,5 +86,5 @@ async function failParent(db: Queryable, child: EndedChild): Promise<void> {
      returning run_id, member`,
   );
   if (!msg) return;
-  await failRun(db, msg.run_id, { cause, member: msg.member, detail });
+  await actions.failRun(db, msg.run_id, { cause, member: msg.member, detail });
 }

@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import { serviceJobs } from '@trellis/db/schema/services';
 import { passVoidOnly } from '../parked';
 import type { KindHandler } from '../types';
+import { sweepServiceJobs } from './sweep';
 import { announceJobs } from './wake';
 
 /** Seconds a service job may wait to be claimed when the member sets no `claimTimeoutSeconds`. */
@@ -15,6 +16,7 @@ export const DEFAULT_CLAIM_TIMEOUT_SECONDS = 300;
 export const serviceKind: KindHandler<'service'> = {
   lane: () => 'park',
   execute: passVoidOnly,
+  sweep: sweepServiceJobs,
   park: {
     async park(tx, engine, parked) {
       const jobs = parked.map(({ msg, member }) => {

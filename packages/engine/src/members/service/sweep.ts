@@ -1,28 +1,17 @@
 /**
- * The orchestrator's pass over parked work: service jobs nobody claimed in time fail their run
- * with `no_worker`; jobs whose service failed them but whose message is still parked (the
- * process stopped in between) are dead-lettered; jobs whose run ended are closed; child runs that
- * ended with their parent still parked move the parent on.
+ * The service kind's part of the orchestrator's pass over parked work (process/sweep-parked.ts):
+ * service jobs nobody claimed in time fail their run with `no_worker`; jobs whose service failed
+ * them but whose message is still parked (the process stopped in between) are dead-lettered; jobs
+ * whose run ended are closed.
  */
 import { sql } from 'drizzle-orm';
 import { StepError } from '../../kernel/errors';
-import { deadLetter } from '../../process/dead-letter';
-import type { Engine } from '../../kernel/engine';
 import { rows } from '../../kernel/sql';
-import { resumeEndedChildren } from '../mesh/resume';
-import { registerEngine } from './registry-engine';
+import type { SweepContext } from '../types';
 
-/** What one pass did. */
-export interface ParkedSweep {
-  /** Jobs that expired unclaimed (their runs failed with `no_worker`). */
-  expired: number;
-  /** Parents moved on after their child run ended. */
-  resumed: number;
-}
-
-/** One pass; at most 100 jobs of each kind. */
-export async function sweepParked(engine: Engine): Promise<ParkedSweep> {
-  registerEngine(engine);
+/** The service kind's sweep: one pass; at most 100 jobs of each kind. */
+export async function sweepServiceJobs(ctx: SweepContext): Promise<void> {
+  const { engine, deadLetter } = ctx;
   // A job is unclaimed when it was never claimed by its deadline, or its lease lapsed and nobody
   // claimed it again for as long as the claim timeout.
   const expired = await rows<{ id: string; member: string; service: string; seconds: number; claims: number }>(
@@ -56,8 +45,6 @@ export async function sweepParked(engine: Engine): Promise<ParkedSweep> {
           from messages m
          where j.status in ('waiting', 'claimed') and m.id = j.id and m.status <> 'parked'`,
   );
-  const resumed = await resumeEndedChildren(engine);
-  return { expired: expired.length, resumed };
 }
 
 /** The error that fails a run when its outside service gives up on a job. */

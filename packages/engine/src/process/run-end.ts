@@ -1,13 +1,21 @@
-/** Ending runs: done when every message is done; failed with one cause otherwise. */
+/**
+ * Ending runs: done when every message is done; failed with one cause otherwise. Whenever runs end
+ * (done, failed or cancelled) every member kind's `onRunEnded` hook is told (members/index.ts), so
+ * this module knows no kind: a nested mesh's child run continues or fails its parked parent there.
+ */
 import { sql } from 'drizzle-orm';
-import type { Cause } from '@trellis/mesh/causes';
 import { causeSentence } from '@trellis/mesh/causes';
+import type { Engine } from '../kernel/engine';
+import { enqueue } from '../kernel/queues';
 import { rows, type Queryable, textArray } from '../kernel/sql';
-import { afterRunsEnded } from '../members/mesh/resume';
 import { recordEvents } from '../events/outbox';
-import { recordRunFailure } from './record-failure';
-import { cancelChildRuns } from '../runs/cancel-run';
-import { clearStalled } from './clear-stalled';
+import { recordRunFailure } from '../lifecycle/record-failure';
+import { cancelChildRuns } from '../lifecycle/cancel-runs';
+import { clearStalled } from '../lifecycle/clear-stalled';
+import { KINDS } from '../members/index';
+import type { RunEndActions, RunFailure } from '../members/types';
+import { continueParked, planOfMessage } from './continue';
+import type { CommitResult } from './commit';
 
 /**
  * Ends those of the given running (or stalled) runs that have nothing left to move. A run is `done`
@@ -17,8 +25,9 @@ import { clearStalled } from './clear-stalled';
  * counted a success). Safe to call any time and from anywhere: the guards make it idempotent.
  * @returns the ids of the runs it ended `done`.
  */
-export async function finalizeRuns(db: Queryable, runIds: readonly string[]): Promise<string[]> {
+export async function finalizeRuns(engine: Engine, runIds: readonly string[]): Promise<string[]> {
   if (runIds.length === 0) return [];
+  const db = engine.db;
   const ended = await rows<{ id: string }>(
     db,
     sql`update runs set status = 'done', cause = null, cause_member = null, cause_message = null,
@@ -31,10 +40,10 @@ export async function finalizeRuns(db: Queryable, runIds: readonly string[]): Pr
   );
   // Live updates: watchers of these runs refetch (events/outbox.ts).
   if (ended.length > 0) await recordEvents(db, ended.map((r) => ({ kind: 'run.status' as const, runId: r.id, status: 'done' })));
-  // A child run of a nested mesh continues its parked parent (members/mesh/resume.ts); a run that was
+  // The kinds' run-end hooks (a nested mesh's child run continues its parked parent); a run that was
   // stalled and ends done leaves its Action Center item (lifecycle/clear-stalled.ts).
   if (ended.length > 0) {
-    await afterRunsEnded(db, ended.map((r) => r.id));
+    await runsEnded(db, ended.map((r) => r.id), engine);
     await clearStalled(db, ended.map((r) => r.id));
   }
   const doneIds = new Set(ended.map((r) => r.id));
@@ -65,21 +74,11 @@ async function failUnfiredJoins(db: Queryable, runIds: readonly string[]): Promi
   }
 }
 
-/** Why a run failed: a cause from the list, where, and the detail in plain words. */
-export interface Failure {
-  cause: Cause;
-  /** Member id, when the failure concerns one. */
-  member?: string;
-  /** The member's label for the sentence (its id when absent). */
-  memberLabel?: string;
-  detail: string;
-}
-
 /**
  * Fails a running (or stalled) run with its one cause; a run already ended keeps its first cause.
  * @returns true when this call ended the run.
  */
-export async function failRun(db: Queryable, runId: string, failure: Failure): Promise<boolean> {
+export async function failRun(db: Queryable, runId: string, failure: RunFailure): Promise<boolean> {
   const where = failure.memberLabel ?? failure.member;
   const sentence = causeSentence({ cause: failure.cause, ...(where ? { member: where } : {}), detail: failure.detail });
   const ended = await rows<{ id: string }>(
@@ -91,11 +90,47 @@ export async function failRun(db: Queryable, runId: string, failure: Failure): P
   );
   // The Action Center's group item takes the run in, in the caller's transaction (lifecycle/record-failure.ts).
   if (ended.length > 0) await recordRunFailure(db, runId, { cause: failure.cause, member: failure.member, memberLabel: failure.memberLabel, detail: failure.detail });
-  // A failed child run of a nested mesh fails its parked parent (members/mesh/resume.ts); a failed parent
-  // stops its own running child runs, whose results nobody would read.
+  // The kinds' run-end hooks (a failed child run fails its parked parent); a failed parent stops its
+  // own running child runs, whose results nobody would read.
   if (ended.length > 0) {
-    await afterRunsEnded(db, [runId]);
+    await runsEnded(db, [runId]);
     await cancelChildRuns(db, [runId], `Cancelled because its parent run ${runId} failed.`);
   }
   return ended.length > 0;
+}
+
+/** What run-end hooks and park-lane sweeps may do to other runs (members/types.ts). */
+export const RUN_END_ACTIONS: RunEndActions = { failRun, resumeParked };
+
+/**
+ * Tells every member kind that `runIds` ended (any final status), in `db`: the engine's database or
+ * the transaction that ended them. Only with `engine` (runs ended outside a transaction) may a hook
+ * continue other runs, each in a transaction of its own.
+ */
+export async function runsEnded(db: Queryable, runIds: readonly string[], engine?: Engine): Promise<void> {
+  if (runIds.length === 0) return;
+  for (const kind of Object.values(KINDS)) {
+    if ('onRunEnded' in kind && kind.onRunEnded) await kind.onRunEnded({ db, engine, runIds, ...RUN_END_ACTIONS });
+  }
+}
+
+/** Continues the parked message `messageId` of run `runId` with `answer`, then publishes what it sent. */
+export async function resumeParked(engine: Engine, runId: string, messageId: string, answer: unknown): Promise<void> {
+  const plan = await planOfMessage(engine, runId);
+  if (!plan) return;
+  const result = await engine.db.transaction((tx) => continueParked(tx, engine, plan, messageId, answer));
+  await publishCommitted(engine, result);
+}
+
+/** After commit: adds the children's jobs and ends runs that have nothing left. Errors are left to the relay and sweep. */
+export async function publishCommitted(engine: Engine, result: CommitResult | undefined): Promise<void> {
+  if (!result) return;
+  try {
+    await enqueue(engine, result.children.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
+    await finalizeRuns(engine, result.quiet);
+  } catch (err) {
+    engine.log.warn('after continuing a parked message: left for the relay and the sweep', {
+      error: err instanceof Error ? err.message : String(err),
+    });
+  }
 }
