@@ -39,6 +39,10 @@ import { remove as removeSecret } from './routers/secrets/remove';
 import { list as listEgress } from './routers/egress/list';
 import { allow as allowEgress } from './routers/egress/allow';
 import { remove as removeEgress } from './routers/egress/remove';
+import { calls as toolCalls } from './routers/tools/calls';
+import { list as listTools } from './routers/tools/list';
+import { put as putTool } from './routers/tools/put';
+import { remove as removeTool } from './routers/tools/remove';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -54,6 +58,7 @@ export const appRouter = router({
   tokens: router({ list: listTokens, create: createToken, createService: createServiceToken, revoke: revokeToken }),
   secrets: router({ list: listSecrets, set: setSecret, remove: removeSecret }),
   egress: router({ list: listEgress, allow: allowEgress, remove: removeEgress }),
+  tools: router({ list: listTools, put: putTool, remove: removeTool, calls: toolCalls }),
 });
 
 export type AppRouter = typeof appRouter;

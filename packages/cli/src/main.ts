@@ -1,5 +1,5 @@
 /**
- * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, user, audit, worker, orchestrator.
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, user, audit, tool, worker, orchestrator.
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
@@ -20,6 +20,7 @@ import {
 import { serviceAddCommand, serviceListCommand, serviceRemoveCommand } from './commands/service';
 import { orchestratorCommand, workerCommand } from './commands/serve';
 import { userAddCommand, userDisabledCommand, userListCommand, userPasswordCommand, userRemoveCommand, userRoleCommand } from './commands/user';
+import { toolAddCommand, toolListCommand, toolRemoveCommand, type ToolAddOptions } from './commands/tool';
 import { validateCommand } from './commands/validate';
 import { EXIT, report } from './fail';
 
@@ -174,6 +175,31 @@ program
   .description('check the hash chain; exit 0 intact, 1 naming the first broken entry')
   .option('--json', 'print the verdict as JSON')
   .action(action((opts: { json?: boolean }) => auditVerifyCommand(opts)));
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+const tool = program.command('tool').description('register MCP tool servers that agents list in "tools" (admins)');
+tool
+  .command('add')
+  .description('register (or replace) a tool server: a stdio command or a streamable-HTTP URL')
+  .argument('<name>', 'the name agents list in "tools"')
+  .option('--command <program>', 'stdio server: the program to start')
+  .option('--arg <value>', 'stdio server: one argument (repeat for more)', collect)
+  .option('--cwd <dir>', 'stdio server: working directory')
+  .option('--env <NAME=value>', 'stdio server: a plain environment value (repeat for more)', collect)
+  .option('--secret-env <NAME=secret>', 'stdio server: an environment value from the secrets store, by name (repeat)', collect)
+  .option('--url <url>', 'streamable-HTTP server: its endpoint')
+  .option('--secret-header <Header=secret>', 'HTTP server: a header from the secrets store, by name (repeat)', collect)
+  .option('--json', 'print the saved server as JSON')
+  .action(action((name: string, opts: ToolAddOptions) => toolAddCommand(name, opts)));
+tool
+  .command('list')
+  .description('list tool servers')
+  .option('--json', 'print JSON')
+  .action(action((opts: { json?: boolean }) => toolListCommand(opts)));
+tool
+  .command('remove')
+  .description('remove a tool server')
+  .argument('<name>')
+  .action(action((name: string) => toolRemoveCommand(name)));
 
 program
   .command('worker')

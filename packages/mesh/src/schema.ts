@@ -217,6 +217,22 @@ const memberBase = {
   approval: z.enum(['required']).optional(),
 };
 
+/**
+ * Spend limits of one agent: tokens (prompt + completion) and US dollars (models with a known
+ * price only), per run and per UTC day (all runs of the mesh). Omitted limits do not apply.
+ */
+export const AgentBudgetSchema = z
+  .object({
+    tokensPerRun: z.number().int().positive().optional(),
+    usdPerRun: z.number().positive().optional(),
+    tokensPerDay: z.number().int().positive().optional(),
+    usdPerDay: z.number().positive().optional(),
+  })
+  .strict();
+
+/** Spend limits of one agent. */
+export type AgentBudgetLimits = z.infer<typeof AgentBudgetSchema>;
+
 /** What an agent is, whether a member or a workflow step. */
 const agentFields = {
   /** Model name at the provider, e.g. `gpt-4o-mini`, or `demo` for the built-in deterministic demo. */
@@ -236,8 +252,10 @@ const agentFields = {
   temperature: z.number().min(0).max(2).optional(),
   /** JSON Schema of the agent's answer. */
   outputSchema: z.record(z.string(), z.unknown()).optional(),
-  /** Names of MCP tool servers granted to this agent. */
+  /** Names of MCP tool servers granted to this agent (registered by an admin); its only tools. */
   tools: z.array(z.string().min(1)).optional(),
+  /** What this agent may spend, from recorded usage; over it the run fails with `budget_spent`. */
+  budget: AgentBudgetSchema.optional(),
 };
 
 /** An LLM with instructions, its own model, tools and an output schema. */

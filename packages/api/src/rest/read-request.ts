@@ -3,7 +3,8 @@
  * message names the part and field, e.g. `query.wait: Too big: expected number to be <=30`.
  */
 import type { z } from 'zod';
-import { BadInputError } from '@trellis/engine/errors';
+import { BadInputError, LimitExceededError } from '@trellis/engine/errors';
+import { readCapped, readJsonText } from '../body-limit';
 import type { BodySpec, FileUpload } from './contract';
 
 /** The header that names a document sent as the raw body (URL-encoded). */
@@ -33,7 +34,7 @@ export async function readBody(req: Request, spec: BodySpec): Promise<unknown> {
 }
 
 async function jsonBody(req: Request, optional: boolean): Promise<unknown> {
-  const text = await req.text();
+  const text = await readJsonText(req);
   if (text.trim() === '') {
     if (optional) return {};
     throw new BadInputError('body: expected a JSON object');
@@ -47,19 +48,24 @@ async function jsonBody(req: Request, optional: boolean): Promise<unknown> {
 
 /**
  * The uploaded document: multipart form data with a `file` field (its file name kept), or the raw
- * body with the name in the `x-file-name` header.
+ * body with the name in the `x-file-name` header. Read under TRELLIS_MAX_UPLOAD_BYTES, counted while
+ * it streams.
+ * @throws LimitExceededError (413) over the cap; BadInputError for a body that is neither form.
  */
 async function readUpload(req: Request): Promise<FileUpload> {
+  const bytes = await readCapped(req, 'maxUploadBytes');
   try {
-    if ((req.headers.get('content-type') ?? '').startsWith('multipart/form-data')) {
-      const file = (await req.formData()).get('file');
+    const type = req.headers.get('content-type') ?? '';
+    if (type.startsWith('multipart/form-data')) {
+      const file = (await new Response(bytes, { headers: { 'content-type': type } }).formData()).get('file');
       if (!(file instanceof Blob)) throw new Error('no file field');
       const name = 'name' in file && typeof file.name === 'string' ? file.name : undefined;
       return { ...(name ? { name } : {}), bytes: new Uint8Array(await file.arrayBuffer()) };
     }
     const name = req.headers.get(FILE_NAME_HEADER);
-    return { ...(name ? { name: decodeURIComponent(name) } : {}), bytes: new Uint8Array(await req.arrayBuffer()) };
-  } catch {
+    return { ...(name ? { name: decodeURIComponent(name) } : {}), bytes };
+  } catch (err) {
+    if (err instanceof LimitExceededError) throw err;
     throw new BadInputError('send the document as the request body, or as form data with a "file" field');
   }
 }

@@ -33,6 +33,8 @@ export const runs = pgTable(
     /** For a child run of a nested-mesh member: the parent run and the parked parent message. */
     parentRunId: text('parent_run_id'),
     parentMessageId: text('parent_message_id'),
+    /** Messages the run has created, its head included: counted against TRELLIS_MAX_RUN_MESSAGES. */
+    messageCount: integer('message_count').notNull().default(1),
   },
   (t) => [
     index('runs_status_created_idx').on(t.status, t.createdAt),

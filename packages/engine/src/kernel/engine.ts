@@ -76,7 +76,17 @@ export interface EngineConfig {
  * agent's tool calls (MCP `_meta`) so their outside effects can be made idempotent.
  * @throws StepError with a cause (e.g. `agent_or_model_missing`, `timed_out`, `rate_limited`).
  */
-export type AgentRunner = (member: AgentMember, payload: unknown, signal: AbortSignal, context?: { idempotencyKey?: string; guard?: Guard }) => Promise<unknown>;
+export type AgentRunner = (member: AgentMember, payload: unknown, signal: AbortSignal, context?: AgentCallContext) => Promise<unknown>;
+
+/** Where an agent call happens: the delivery's key, and its run, mesh and message (for budgets and the trail). */
+export interface AgentCallContext {
+  idempotencyKey?: string;
+  /** The egress and secrets policy the call must go through. */
+  guard?: Guard;
+  runId?: string;
+  meshId?: string;
+  messageId?: string;
+}
 
 /** Options for {@link createEngine}. */
 export interface EngineOptions extends Partial<EngineConfig> {

@@ -9,10 +9,10 @@ import type { Finding } from '@trellis/mesh/findings';
 
 /**
  * The HTTP statuses engine errors answer with: 400 bad input, 401 a wrong key or no session, 403 refused
- * by the role policy, 404 missing, 409 a conflict with the current state, 429 too many attempts, 500 a
+ * by the role policy, 404 missing, 409 a conflict with the current state, 413 over a size cap, 429 too many attempts, 500 a
  * step that failed, 503 a service is down, 504 a wait ran out.
  */
-export const HTTP_STATUSES = [400, 401, 403, 404, 409, 429, 500, 503, 504] as const;
+export const HTTP_STATUSES = [400, 401, 403, 404, 409, 413, 429, 500, 503, 504] as const;
 /** One of {@link HTTP_STATUSES}. */
 export type HttpStatus = (typeof HTTP_STATUSES)[number];
 
@@ -48,6 +48,21 @@ export class BadInputError extends EngineError {
 }
 
 /** Redis did not answer; names REDIS_URL and how to start one. */
+/**
+ * A request or definition over one of the caps (security/env.ts): `cap` is the variable that sets
+ * it, `limit` its value, and the message says both, e.g. `over TRELLIS_MAX_BODY_BYTES (4194304 bytes)`.
+ */
+export class LimitExceededError extends EngineError {
+  static override readonly httpStatus = 413;
+  constructor(
+    readonly cap: string,
+    readonly limit: number,
+    message: string,
+  ) {
+    super('limit_exceeded', message);
+  }
+}
+
 export class RedisUnreachableError extends EngineError {
   static override readonly httpStatus = 503;
   constructor(

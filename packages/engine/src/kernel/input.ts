@@ -2,6 +2,7 @@
  * Turning a run's input into the head message's payload. Input is bytes: invalid UTF-8 is refused,
  * never replaced, and a byte-order mark is kept (`ignoreBOM`), so the text round-trips exactly.
  */
+import { stripPrototypeKeys } from '../security/json-guard';
 import { InputRejectedError } from './errors';
 
 /** The run's input: exactly one of `bytes`, `text` or `payload`. */
@@ -72,7 +73,8 @@ function objectPayload(payload: unknown): Record<string, unknown> {
   }
   if (json.length > MAX_INPUT_CHARS) throw new InputRejectedError(`it is larger than ${MAX_INPUT_CHARS} characters`);
   if (json.includes('\\u0000')) throw new InputRejectedError('it contains a NUL character, which Trellis cannot store');
-  return JSON.parse(json) as Record<string, unknown>;
+  // `__proto__`, `constructor` and `prototype` keys are dropped: they reach prototypes when copied.
+  return stripPrototypeKeys(JSON.parse(json) as Record<string, unknown>);
 }
 
 /** Offset of the first byte that breaks UTF-8 (overlongs, surrogates and > U+10FFFF included). */

@@ -38,6 +38,9 @@ export interface Incoming {
 export interface HeavyRun {
   engine: Engine;
   messageId: string;
+  /** The delivery's run and mesh (agent budgets and the tool trail). */
+  runId?: string;
+  meshId?: string;
   signal: AbortSignal;
   /** @throws LeaseLostError or RunEndedError when this delivery must not act any more. */
   guard(): Promise<void>;

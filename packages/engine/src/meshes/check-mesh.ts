@@ -8,9 +8,14 @@ import type { Finding } from '@trellis/mesh/findings';
 import { parseMeshFile } from '@trellis/mesh/parse';
 import { validateMesh } from '@trellis/mesh/validate';
 import { nestedResolver } from '../plan/definition';
+import { guardMeshDefinition } from '../security/definition-guard';
 
-/** Reads and validates `definition` (a JSON string or the parsed object). */
+/**
+ * Reads and validates `definition` (a JSON string or the parsed object).
+ * @throws LimitExceededError over TRELLIS_MAX_MESH_BYTES or TRELLIS_MAX_JSON_DEPTH.
+ */
 export async function checkMesh(db: Db, definition: unknown): Promise<{ readable: boolean; findings: Finding[] }> {
+  guardMeshDefinition(definition);
   const parsed = parseMeshFile(definition);
   if (!parsed.ok) return { readable: false, findings: parsed.findings };
   return { readable: true, findings: validateMesh(parsed.mesh, await nestedResolver(db, parsed.mesh)) };

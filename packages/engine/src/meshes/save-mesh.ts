@@ -7,6 +7,7 @@ import { parseMeshFile } from '@trellis/mesh/parse';
 import type { Mesh } from '@trellis/mesh/schema';
 import { validateMesh } from '@trellis/mesh/validate';
 import { uuidv7 } from '../kernel/ids';
+import { guardMeshDefinition } from '../security/definition-guard';
 import { canonicalJson, loadVersion, nestedResolver } from '../plan/definition';
 
 /** What to save. */
@@ -31,8 +32,10 @@ export type SaveMeshResult =
  * ids) is refused whole and nothing is saved. Validation findings (e.g. a missing head) do not block
  * a save, so drafts can be kept; they are returned and block a run instead.
  * A definition equal to the latest version saves nothing and returns that version (`unchanged`).
+ * @throws LimitExceededError over TRELLIS_MAX_MESH_BYTES or TRELLIS_MAX_JSON_DEPTH.
  */
 export async function saveMesh(db: Db, input: SaveMeshInput): Promise<SaveMeshResult> {
+  guardMeshDefinition(input.definition);
   const parsed = parseMeshFile(input.definition);
   if (!parsed.ok) {
     return { ok: false, reason: 'invalid', findings: parsed.findings, message: 'the mesh file was refused; nothing was saved' };

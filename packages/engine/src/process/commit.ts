@@ -20,6 +20,7 @@ import type { ChildRow, Claimed } from './types';
 import { parkForApproval, type ParkedOutput } from '../lifecycle/park-approval';
 import { recordEvents } from '../events/outbox';
 import { clearStalled } from '../lifecycle/clear-stalled';
+import { countRunMessages, guardItems } from '../security/output-guard';
 
 /** A message ready to commit: non-combine members carry their outputs already. */
 export interface Prepared {
@@ -67,7 +68,7 @@ function memberFor(maxDepth: number, msg: Claimed, plan: Plan): Member {
 export function prepare(maxDepth: number, msg: Claimed, plan: Plan): Prepared {
   const member = memberFor(maxDepth, msg, plan);
   if (laneOf(member) === 'join') return { msg, plan, member };
-  return { msg, plan, member, items: kindOf(member).execute(member, msg) };
+  return { msg, plan, member, items: guardItems(member.id, kindOf(member).execute(member, msg)) };
 }
 
 /**
@@ -82,9 +83,9 @@ export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan
   const member = memberFor(engine.config.maxDepth, msg, plan);
   const base = { msg, plan, member, leaseToken: msg.leaseToken };
   const kind = kindOf(member);
-  if (!kind.executeHeavy) return { ...base, items: kind.execute(member, msg) };
-  const run = { engine, messageId: msg.id, signal: lease.signal, guard: () => lease.guard() };
-  return { ...base, items: await kind.executeHeavy(run, member, msg) };
+  if (!kind.executeHeavy) return { ...base, items: guardItems(member.id, kind.execute(member, msg)) };
+  const run = { engine, messageId: msg.id, runId: msg.runId, meshId: msg.meshId, signal: lease.signal, guard: () => lease.guard() };
+  return { ...base, items: guardItems(member.id, await kind.executeHeavy(run, member, msg)) };
 }
 
 /** The transaction body; `plans` must hold the plan of every light message's run. */
@@ -157,7 +158,8 @@ export async function commit(
   }
   if (filtered.length > 0) await insertFiltered(tx, filtered);
   await parkForApproval(tx, parked);
-  const inserted = children.length === 0 ? [] : await insertChildren(tx, children);
+  const counted = await countRunMessages(tx, children);
+  const inserted = counted.length === 0 ? [] : await insertChildren(tx, counted);
   if (leaves.length > 0) await writeLeaves(tx, leaves);
   const runIds = [...new Set(ready.map((p) => p.msg.runId))].sort();
   if (shouldTouch(runIds)) await touchRuns(tx, runIds);

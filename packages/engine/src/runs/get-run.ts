@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { runs } from '@trellis/db/schema/runs';
 import { countRun, type MemberCounts, type RunCounts } from './counts';
+import { stripPrototypeKeys } from '../security/json-guard';
 
 /** A run in a list: its state, its cause when it failed, and its counts. */
 export interface RunSummary {
@@ -58,5 +59,6 @@ export async function getRun(db: Db, runId: string): Promise<RunView | null> {
   const [row] = await db.select().from(runs).where(eq(runs.id, runId));
   if (!row) return null;
   const { counts, memberCounts } = await countRun(db, runId);
-  return { ...summarize(row, counts), input: row.input, output: row.output, memberCounts, parentRunId: row.parentRunId };
+  // Prototype keys are dropped as on the trail (runs/list-messages.ts): the page's serializer refuses them.
+  return { ...summarize(row, counts), input: stripPrototypeKeys(row.input), output: stripPrototypeKeys(row.output), memberCounts, parentRunId: row.parentRunId };
 }

@@ -5,6 +5,7 @@ import type { Db } from '@trellis/db/client';
 import { messages } from '@trellis/db/schema/messages';
 import { runs } from '@trellis/db/schema/runs';
 import { serviceJobs } from '@trellis/db/schema/services';
+import { stripPrototypeKeys } from '../security/json-guard';
 
 /** Filters and paging (limit 1–1000, default 100). */
 export interface ListMessagesInput {
@@ -51,6 +52,8 @@ export async function listMessages(db: Db, input: ListMessagesInput): Promise<{ 
   return {
     items: rows.map(({ jobStatus, jobClaimedBy, jobLeaseUntil, ...m }) => ({
       ...m,
+      // Rows stored before outputs were cleaned may hold prototype keys, which the page's serializer refuses.
+      payload: stripPrototypeKeys(m.payload),
       serviceJob: jobStatus === null ? null : { status: jobStatus, claimedBy: jobClaimedBy, leaseUntil: jobLeaseUntil },
     })),
     total: total?.n ?? 0,

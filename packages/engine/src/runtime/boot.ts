@@ -43,7 +43,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       // PGlite has no autovacuum: without this, dead row versions pile up and plans go stale.
       vacuumEveryMs: handle.kind === 'pglite' ? 10 * 60_000 : 0,
       analyzeEveryMs: handle.kind === 'pglite' ? 60_000 : 0,
-      runAgent: agentRunner(),
+      runAgent: agentRunner(undefined, { db: handle.db }),
       security: {
         secretsKey: loadSecretsKey(env.secretsKeyText, env.secretsKeyFile),
         egressDefault: env.egressDefault,

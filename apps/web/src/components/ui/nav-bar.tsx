@@ -14,6 +14,7 @@ const LINKS = [
   { href: '/users', label: 'Users', adminOnly: true },
   { href: '/audit', label: 'Audit', adminOnly: true },
   { href: '/secrets', label: 'Secrets', adminOnly: true },
+  { href: '/tools', label: 'Tools', adminOnly: true },
 ] as const;
 
 /** The top bar: the pages the person's role can use, who is signed in (a link to their account), sign-out. */

@@ -42,6 +42,8 @@ export interface AgentBudget {
   spentTokens?: number;
   /** US dollars this agent already spent earlier in the run. */
   spentCostUsd?: number;
+  /** The window these figures cover, in refusals: `in this run` (default) or e.g. `today (UTC)`. */
+  window?: string;
 }
 
 /** What one `runAgent` call used. */
@@ -58,31 +60,57 @@ export class Spend {
   private completion = 0;
   private readonly price: ModelPrice | undefined;
 
+  private readonly budgets: readonly AgentBudget[];
+
   constructor(
     private readonly member: AgentMember,
-    private readonly budget: AgentBudget,
+    budget: AgentBudget | readonly AgentBudget[],
     prices: PriceTable,
   ) {
+    this.budgets = Array.isArray(budget) ? budget : [budget as AgentBudget];
     this.price = Object.hasOwn(prices, member.model) ? prices[member.model] : undefined;
   }
 
   /**
-   * Records one model response's token counts, then checks the budget.
+   * Refuses before any model call when a budget is already used up (spent at or over its limit).
+   * @throws StepError `budget_spent` naming the agent, the window and the figure.
+   */
+  ensureRoom(): void {
+    for (const b of this.budgets) {
+      const window = b.window ?? 'in this run';
+      if (b.maxTokens !== undefined && (b.spentTokens ?? 0) >= b.maxTokens) {
+        throw agentFailure(this.member, 'budget_spent', `agent ${this.member.id} already used ${b.spentTokens ?? 0} tokens ${window}, its budget is ${b.maxTokens}`, false);
+      }
+      if (b.maxCostUsd !== undefined && this.price && (b.spentCostUsd ?? 0) >= b.maxCostUsd) {
+        throw agentFailure(this.member, 'budget_spent', `agent ${this.member.id} already spent $${(b.spentCostUsd ?? 0).toFixed(6)} ${window}, its budget is $${b.maxCostUsd}`, false);
+      }
+    }
+  }
+
+  /** US dollars for one call's tokens at this model's price; null without a price. */
+  costOf(promptTokens: number, completionTokens: number): number | null {
+    if (!this.price) return null;
+    return (promptTokens * this.price.inputPerMillion + completionTokens * this.price.outputPerMillion) / 1_000_000;
+  }
+
+  /**
+   * Records one model response's token counts, then checks the budgets.
    * @throws StepError `budget_spent` when tokens or (priced models only) dollars exceed a limit.
    *   The call that crossed the line has already been paid for, so an overrun is at most one call.
    */
   add(promptTokens: number, completionTokens: number): void {
     this.prompt += promptTokens;
     this.completion += completionTokens;
-    const { maxTokens, maxCostUsd, spentTokens = 0, spentCostUsd = 0 } = this.budget;
-    const tokens = spentTokens + this.prompt + this.completion;
-    if (maxTokens !== undefined && tokens > maxTokens) {
-      throw agentFailure(this.member, 'budget_spent', `used ${tokens} tokens in this run, over its budget of ${maxTokens}`, false);
-    }
     const cost = this.cost();
-    if (maxCostUsd !== undefined && cost !== null && spentCostUsd + cost > maxCostUsd) {
-      const total = (spentCostUsd + cost).toFixed(6);
-      throw agentFailure(this.member, 'budget_spent', `spent $${total} on ${this.member.model} in this run, over its budget of $${maxCostUsd}`, false);
+    for (const { maxTokens, maxCostUsd, spentTokens = 0, spentCostUsd = 0, window = 'in this run' } of this.budgets) {
+      const tokens = spentTokens + this.prompt + this.completion;
+      if (maxTokens !== undefined && tokens > maxTokens) {
+        throw agentFailure(this.member, 'budget_spent', `agent ${this.member.id} used ${tokens} tokens ${window}, over its budget of ${maxTokens}`, false);
+      }
+      if (maxCostUsd !== undefined && cost !== null && spentCostUsd + cost > maxCostUsd) {
+        const total = (spentCostUsd + cost).toFixed(6);
+        throw agentFailure(this.member, 'budget_spent', `agent ${this.member.id} spent $${total} on ${this.member.model} ${window}, over its budget of $${maxCostUsd}`, false);
+      }
     }
   }
 
@@ -92,7 +120,6 @@ export class Spend {
   }
 
   private cost(): number | null {
-    if (!this.price) return null;
-    return (this.prompt * this.price.inputPerMillion + this.completion * this.price.outputPerMillion) / 1_000_000;
+    return this.costOf(this.prompt, this.completion);
   }
 }

@@ -25,7 +25,7 @@ export const agentKind: KindHandler<'agent'> = {
     stopped.catch(() => undefined);
     try {
       await run.guard();
-      const payload = await Promise.race([engine.runAgent(member, msg.payload, signal, { idempotencyKey: msg.id, guard: engine.guard }), deadline, stopped]);
+      const payload = await Promise.race([engine.runAgent(member, msg.payload, signal, { idempotencyKey: msg.id, guard: engine.guard, messageId: msg.id, ...(run.runId ? { runId: run.runId } : {}), ...(run.meshId ? { meshId: run.meshId } : {}) }), deadline, stopped]);
       return [{ payload, frames: msg.frames, void: false }];
     } finally {
       clearTimeout(timer);

@@ -60,6 +60,17 @@ interface Connection {
   client: Client;
 }
 
+/**
+ * One tool call the model asked for, reported to `onCall`: `refused` when the name is not among the
+ * tools granted to the agent (nothing is called), `error` when the tool reported a failure.
+ */
+export interface ToolCallEvent {
+  tool: string;
+  server: string | null;
+  outcome: 'ok' | 'error' | 'refused';
+  detail: string | null;
+}
+
 /** The `_meta` key a tool call carries the delivery's idempotency key under (MCP requests' `_meta`). */
 export const IDEMPOTENCY_META_KEY = 'trellis/idempotency-key';
 
@@ -74,7 +85,15 @@ export async function openToolBox(
   member: AgentMember,
   registry: McpServerRegistry,
   env: Record<string, string | undefined>,
-  opts: { signal?: AbortSignal; connectTimeoutMs: number; callTimeoutMs: number; idempotencyKey?: string; fetch?: typeof fetch },
+  opts: {
+    signal?: AbortSignal;
+    connectTimeoutMs: number;
+    callTimeoutMs: number;
+    idempotencyKey?: string;
+    fetch?: typeof fetch;
+    /** Told of every call before its result goes back to the model (e.g. to record it on the run's trail). */
+    onCall?: (event: ToolCallEvent) => Promise<void>;
+  },
 ): Promise<ToolBox> {
   const granted = member.tools ?? [];
   for (const server of granted) {
@@ -106,15 +125,20 @@ export async function openToolBox(
   }
   const call = async (name: string, argsJson: string): Promise<string> => {
     const target = byName.get(name);
-    if (!target) return `error: there is no tool named ${name}`;
+    if (!target) {
+      const detail = `tool ${name} is not granted to agent ${member.id} (granted: ${granted.join(', ') || 'none'})`;
+      await opts.onCall?.({ tool: name, server: null, outcome: 'refused', detail });
+      return `error: refused: ${detail}`;
+    }
     let args: unknown;
     try {
       args = JSON.parse(argsJson === '' ? '{}' : argsJson);
     } catch {
       return `error: the arguments for ${name} are not valid JSON`;
     }
+    let result: Awaited<ReturnType<Client['callTool']>>;
     try {
-      const result = await target.conn.client.callTool(
+      result = await target.conn.client.callTool(
         {
           name: target.tool,
           arguments: args as Record<string, unknown>,
@@ -123,12 +147,15 @@ export async function openToolBox(
         undefined,
         { ...(opts.signal ? { signal: opts.signal } : {}), timeout: opts.callTimeoutMs },
       );
-      return resultText(result);
     } catch (err) {
       if (opts.signal?.aborted) throw agentFailure(member, 'timed_out', `ran out of time while tool ${name} was running`, true);
       const why = err instanceof Error ? err.message : String(err);
       throw agentFailure(member, 'step_code_failed', `tool ${target.tool} on server "${target.conn.server}" failed: ${why}`, true);
     }
+    const text = resultText(result);
+    const failed = result.isError === true;
+    await opts.onCall?.({ tool: name, server: target.conn.server, outcome: failed ? 'error' : 'ok', detail: failed ? text.slice(0, 500) : null });
+    return text;
   };
   return { definitions, call, close };
 }

@@ -10,7 +10,7 @@ import type { AgentMember } from '@trellis/mesh/schema';
 import { DEFAULT_PRICES, Spend, type AgentBudget, type AgentUsage, type PriceTable } from './budget';
 import { demoAnswer } from './demo';
 import { agentFailure } from './fail';
-import { openToolBox, type McpServerRegistry, type ToolBox } from './mcp-tools';
+import { openToolBox, type McpServerRegistry, type ToolBox, type ToolCallEvent } from './mcp-tools';
 import { readAnswer } from './output';
 import { complete, openProvider, type RetryPolicy } from './provider';
 
@@ -24,8 +24,12 @@ export interface RunAgentOptions {
   apiKey?: string;
   /** Configured MCP tool servers; `member.tools` grants some of them by name. */
   tools?: McpServerRegistry;
-  /** Spend limits for this agent in this run. */
-  budget?: AgentBudget;
+  /** Spend limits for this agent: one, or several windows (per run, per day) that all apply. */
+  budget?: AgentBudget | readonly AgentBudget[];
+  /** Told of every model call's usage as soon as it is known, before the budget is checked (to record spend). */
+  onUsage?: (usage: AgentUsage) => Promise<void>;
+  /** Told of every tool call (granted or refused) before its result goes back to the model. */
+  onToolCall?: (event: ToolCallEvent) => Promise<void>;
   /** Prices per model; {@link DEFAULT_PRICES} when absent. */
   prices?: PriceTable;
   /** The fetch the SDK uses (tests, proxies); the global fetch when absent. */
@@ -84,12 +88,14 @@ export async function runAgent(member: AgentMember, payload: unknown, options: R
   }
   const client = openProvider(member, options.apiKey, options.requestTimeoutMs ?? 120_000, options.fetch);
   const spend = new Spend(member, options.budget ?? {}, options.prices ?? DEFAULT_PRICES);
+  spend.ensureRoom();
   const tools = await openToolBox(member, options.tools ?? {}, options.env, {
     ...(options.signal ? { signal: options.signal } : {}),
     connectTimeoutMs: options.toolTimeouts?.connectMs ?? 10_000,
     callTimeoutMs: options.toolTimeouts?.callMs ?? 60_000,
     ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
+    ...(options.onToolCall ? { onCall: options.onToolCall } : {}),
   });
   try {
     const output = await loop(member, payload, options, { client, spend, tools });
@@ -118,7 +124,10 @@ async function loop(
       body.response_format = { type: 'json_schema', json_schema: { name: member.id, schema: member.outputSchema, strict: false } };
     }
     const completion = await complete(client, member, body, { ...(options.signal ? { signal: options.signal } : {}), retry });
-    spend.add(completion.usage?.prompt_tokens ?? 0, completion.usage?.completion_tokens ?? 0);
+    const promptTokens = completion.usage?.prompt_tokens ?? 0;
+    const completionTokens = completion.usage?.completion_tokens ?? 0;
+    await options.onUsage?.({ promptTokens, completionTokens, costUsd: spend.costOf(promptTokens, completionTokens) });
+    spend.add(promptTokens, completionTokens);
     const choice = completion.choices[0];
     if (!choice) throw agentFailure(member, 'outcome_unreadable', 'the provider answered with no choices', true);
     const { message, finish_reason: finish } = choice;

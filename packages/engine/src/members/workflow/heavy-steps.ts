@@ -26,6 +26,9 @@ import { applyStep, splitKey } from './steps';
  */
 export interface StepRun {
   messageId: string;
+  /** The run and mesh of the delivery (agent budgets and the tool trail); absent in direct calls. */
+  runId?: string;
+  meshId?: string;
   signal: AbortSignal;
   /** @throws LeaseLostError or RunEndedError when this delivery must not act any more. */
   guard(): Promise<void>;
@@ -449,11 +452,17 @@ export async function runAgentStep(memberId: string, step: AgentStep, payload: u
     }, limit);
   });
   try {
-    const answer = await Promise.race([ctx.runAgent(agentOfStep(memberId, step), payload, controller.signal, { idempotencyKey: key }), deadline]);
+    const answer = await Promise.race([ctx.runAgent(agentOfStep(memberId, step), payload, controller.signal, { idempotencyKey: key, ...runPlace(ctx.run) }), deadline]);
     if (step.output === 'merge' && isObject(answer)) return { ...(isObject(payload) ? payload : {}), ...answer };
     return answer;
   } finally {
     clearTimeout(timer);
     ctx.run?.signal.removeEventListener('abort', stop);
   }
+}
+
+/** The run, mesh and message of a delivery, for an agent call's budget and trail. */
+function runPlace(run: StepRun | undefined): { runId?: string; meshId?: string; messageId?: string } {
+  if (!run) return {};
+  return { messageId: run.messageId, ...(run.runId ? { runId: run.runId } : {}), ...(run.meshId ? { meshId: run.meshId } : {}) };
 }

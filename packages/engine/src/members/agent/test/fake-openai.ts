@@ -1,7 +1,8 @@
 /**
  * A local OpenAI-compatible chat completions server for tests (node:http on 127.0.0.1), so the
  * real `openai` SDK is exercised end to end. The request's `model` picks the behaviour:
- * plain, structured, bad-json, wrong-shape, tool, tool-forever, refuse, filter, ratelimit-once,
+ * plain, structured, bad-json, wrong-shape, tool, tool-forever, tool-ungranted (asks for a tool
+ * it was not offered, `other__shout`, then answers with what came back), refuse, filter, ratelimit-once,
  * ratelimit-long, ratelimit-always, flaky, hang, missing.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -64,6 +65,11 @@ function respond(req: SeenRequest, seen: number, res: ServerResponse): void {
       if (model === 'tool' && toolResults.length > 0) return answer(res, model, { content: String(toolResults[0]?.content) });
       const name = tools[0]?.function.name ?? 'none';
       const call = { id: `call_${seen}`, type: 'function', function: { name, arguments: '{"text":"hello mesh"}' } };
+      return answer(res, model, { tool_calls: [call] }, 'tool_calls');
+    }
+    case 'tool-ungranted': {
+      if (toolResults.length > 0) return answer(res, model, { content: String(toolResults[0]?.content) });
+      const call = { id: `call_${seen}`, type: 'function', function: { name: 'other__shout', arguments: '{"text":"sneaky"}' } };
       return answer(res, model, { tool_calls: [call] }, 'tool_calls');
     }
     case 'refuse':

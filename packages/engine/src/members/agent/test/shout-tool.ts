@@ -24,8 +24,10 @@ export function shoutServer(): McpServer {
 }
 
 /** Serves `shout` over stateless streamable HTTP on 127.0.0.1 (a server per request, as the SDK's stateless example does). */
-export async function startShoutHttp(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startShoutHttp(): Promise<{ url: string; seenHeaders(): Record<string, string | string[] | undefined>[]; close(): Promise<void> }> {
+  const seen: Record<string, string | string[] | undefined>[] = [];
   const http = createServer((req, res) => {
+    seen.push({ ...req.headers });
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -45,6 +47,7 @@ export async function startShoutHttp(): Promise<{ url: string; close(): Promise<
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/mcp`,
+    seenHeaders: () => seen,
     close: () =>
       new Promise<void>((resolve) => {
         http.closeAllConnections();

@@ -21,6 +21,7 @@ import { StepError } from '../../../kernel/errors';
 import type { EgressPolicy } from '../../../policy/egress';
 import type { Guard } from '../../../policy/guard';
 import { resolveSandbox, withScratchDir, type SandboxSettings, type SandboxUser } from '../../../policy/sandbox-dir';
+import { withSandboxSlot } from '../../../security/sandbox-run';
 
 /** Time a sandbox process gets beyond the step's limit to start Node and the isolate, in ms. */
 const STARTUP_GRACE_MS = 3_000;
@@ -163,7 +164,7 @@ export interface CodeContext {
  *   past its memory limit or the sandbox process dies (both retryable, as any failing delivery).
  */
 export async function runCodeStep(memberId: string, step: CodeStep, payload: unknown, signal?: AbortSignal, context: CodeContext = {}, policy?: Guard): Promise<unknown> {
-  const r = await runInSandbox(step, payload, signal, context, policy);
+  const r = await withSandboxSlot(memberId, step, signal, () => runInSandbox(step, payload, signal, context, policy));
   if (r.ok) return r.keep ? payload : r.value;
   if (r.kind === 'timeout') throw new StepError('timed_out', memberId, `its code step ${r.message}`);
   const what = r.kind === 'memory' ? r.message : r.kind === 'threw' ? `threw: ${r.message}` : r.message;

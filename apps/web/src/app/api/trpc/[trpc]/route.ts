@@ -1,5 +1,6 @@
 /** tRPC over fetch. Every procedure sees the session's claims (or null) and the shared runtime; trpc.ts checks them. */
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import { cappedJsonRequest } from '@trellis/api/body-limit';
 import { describeApiError } from '@trellis/api/errors';
 import { appRouter } from '@trellis/api/root';
 import { currentSession } from '@/server/auth';
@@ -8,7 +9,15 @@ import { getRuntime } from '@/server/runtime';
 export const runtime = 'nodejs';
 export const dynamic = 'force-dynamic';
 
-function handler(req: Request): Promise<Response> {
+async function handler(incoming: Request): Promise<Response> {
+  let req: Request;
+  try {
+    // Counted while it streams: a body over TRELLIS_MAX_BODY_BYTES or nested past TRELLIS_MAX_JSON_DEPTH is refused here.
+    req = await cappedJsonRequest(incoming);
+  } catch (err) {
+    const view = describeApiError(err);
+    return Response.json({ error: { message: view.message, code: view.reason } }, { status: view.httpStatus });
+  }
   return fetchRequestHandler({
     endpoint: '/api/trpc',
     req,
