@@ -5,7 +5,7 @@ import globals from 'globals';
 
 // The engine's declared surface (packages/engine/package.json `exports`): use cases, runtime entry
 // points, the engine handle, errors, env, log and the SQL helper. Anything else is internal.
-const ENGINE_SURFACE = ['(runs|meshes|ops|services|approvals|users|runtime|policy)/[^/]+', 'tools/(registry|trail|secrets)', 'security/(env|json-guard)', 'assistant/(ask|env)', 'events/subscribe', 'engine', 'errors', 'env', 'log', 'sql'];
+const ENGINE_SURFACE = ['(runs|meshes|ops|services|approvals|users|audit|tokens|runtime|policy)/[^/]+', 'tools/(registry|trail|secrets)', 'security/(env|json-guard)', 'assistant/(ask|env)', 'events/subscribe', 'engine', 'errors', 'env', 'log', 'sql'];
 const engineDeepImports = {
   regex: `^@trellis/engine(/(?!(${ENGINE_SURFACE.join('|')})$).*)?$`,
   message: 'import the engine through its exports (packages/engine/package.json): a use case, a runtime entry point, errors, env, log or sql',

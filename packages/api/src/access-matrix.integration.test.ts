@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { AnyProcedure } from '@trpc/server';
 import { openDb, type DbHandle } from '@trellis/db/client';
 import { users } from '@trellis/db/schema/users';
-import type { Engine } from '@trellis/engine/runtime/context';
+import type { Engine } from '@trellis/engine/engine';
 import { addUser } from '@trellis/engine/users/add-user';
 import type { SessionClaims } from '@trellis/engine/users/session-user';
 import type { AccessRule } from '@trellis/engine/users/roles';

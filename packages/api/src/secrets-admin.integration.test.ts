@@ -3,6 +3,7 @@
  * policy, and nothing ever answers a secret's value (docs/security.md).
  */
 import { describe, expect, it } from 'vitest';
+import { addUser } from '@trellis/engine/users/add-user';
 import { useWorlds } from '../../engine/test/harness';
 import { appRouter } from './root';
 
@@ -12,16 +13,18 @@ describe('secrets and egress over tRPC', () => {
   it('refuses members, stores for admins, and never answers a value', async () => {
     const world = await worlds.open();
     const ctx = { db: world.engine.db, engine: world.engine };
-    const admin = appRouter.createCaller({ ...ctx, user: { id: 'u1', email: 'a@x.test', name: 'A', role: 'admin' } });
-    const member = appRouter.createCaller({ ...ctx, user: { id: 'u2', email: 'm@x.test', name: 'M', role: 'member' } });
-    await expect(member.secrets.set({ name: 'CRM_TOKEN', value: 'Bearer v4lue', hosts: ['api.crm.example'] })).rejects.toThrow(/only an admin/);
-    await expect(member.secrets.list({})).rejects.toThrow(/only an admin/);
-    await expect(member.egress.allow({ pattern: '127.0.0.1', internal: true })).rejects.toThrow(/only an admin/);
+    const a = await addUser(world.engine.db, { email: 'a@x.test', role: 'admin', password: 'a-password-1' });
+    const m = await addUser(world.engine.db, { email: 'm@x.test', role: 'designer', password: 'a-password-1' });
+    const admin = appRouter.createCaller({ ...ctx, session: { userId: a.id, sessionVersion: 1 } });
+    const member = appRouter.createCaller({ ...ctx, session: { userId: m.id, sessionVersion: 1 } });
+    await expect(member.secrets.set({ name: 'CRM_TOKEN', value: 'Bearer v4lue', hosts: ['api.crm.example'] })).rejects.toThrow(/refused by the role policy/);
+    await expect(member.secrets.list({})).rejects.toThrow(/refused by the role policy/);
+    await expect(member.egress.allow({ pattern: '127.0.0.1', internal: true })).rejects.toThrow(/refused by the role policy/);
 
     const stored = await admin.secrets.set({ name: 'CRM_TOKEN', value: 'Bearer v4lue', hosts: ['api.crm.example'] });
     expect(JSON.stringify(stored)).not.toContain('v4lue');
     const listed = await admin.secrets.list({});
-    expect(listed.map((s) => [s.name, s.hosts, s.updatedBy])).toEqual([['CRM_TOKEN', ['api.crm.example'], 'u1']]);
+    expect(listed.map((s) => [s.name, s.hosts, s.updatedBy])).toEqual([['CRM_TOKEN', ['api.crm.example'], a.id]]);
     expect(JSON.stringify(listed)).not.toContain('v4lue');
     await expect(admin.secrets.set({ name: 'NO_HOSTS', value: 'x' })).rejects.toThrow(/hosts of NO_HOSTS: list at least one host/);
     await expect(admin.secrets.set({ kind: 'connection', name: 'CRM_DB', value: 'mysql://x' })).rejects.toThrow(/expected a postgres:\/\/ URL/);

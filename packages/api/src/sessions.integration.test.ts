@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, type DbHandle } from '@trellis/db/client';
-import type { Engine } from '@trellis/engine/runtime/context';
+import type { Engine } from '@trellis/engine/engine';
 import { addUser } from '@trellis/engine/users/add-user';
 import { removeUser, setUserDisabled, setUserRole } from '@trellis/engine/users/change-user';
 import { endSessions } from '@trellis/engine/users/own-account';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { openDb, type DbHandle } from '@trellis/db/client';
 import { apiTokens } from '@trellis/db/schema/api-tokens';
-import type { Engine } from '@trellis/engine/runtime/context';
+import type { Engine } from '@trellis/engine/engine';
 import { addUser } from '@trellis/engine/users/add-user';
 import { setUserDisabled, setUserRole } from '@trellis/engine/users/change-user';
 import { appRouter } from './root';

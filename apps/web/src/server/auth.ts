@@ -8,7 +8,7 @@ import { getServerSession, type NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { endSessions } from '@trellis/engine/users/own-account';
 import { loadSessionUser, type SessionClaims } from '@trellis/engine/users/session-user';
-import type { Engine } from '@trellis/engine/runtime/context';
+import type { Engine } from '@trellis/engine/engine';
 import { signInGuard, type SignInGuard } from '@trellis/engine/users/sign-in-limit';
 import type { SignedInUser } from '@trellis/engine/users/verify-credentials';
 import { webEnv } from '../env';

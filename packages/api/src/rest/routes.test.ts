@@ -4,7 +4,7 @@ import type { RestEnv } from './contract';
 import { handleRest, openApiDocument } from './routes';
 
 /** The engine is away and nobody is signed in: every route is reached, none gets further than its checks. */
-const env: RestEnv = { engine: () => Promise.reject(new RedisUnreachableError('redis://nowhere', 'connection refused')), user: () => Promise.resolve(null) };
+const env: RestEnv = { engine: () => Promise.reject(new RedisUnreachableError('redis://nowhere', 'connection refused')), session: () => Promise.resolve(null) };
 
 /** A concrete path for a documented template: every `{param}` filled with a plausible value. */
 const fill = (template: string) => template.replace(/\{[^}]+\}/g, 'x1');

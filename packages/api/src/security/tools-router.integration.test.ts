@@ -1,12 +1,17 @@
 // The tool registry's tRPC router: admins only, secrets by store name, bad settings named by field.
 import { afterEach, describe, expect, it } from 'vitest';
 import { TRPCError } from '@trpc/server';
-import type { SignedInUser } from '@trellis/engine/users/verify-credentials';
+import { addUser } from '@trellis/engine/users/add-user';
 import { openWorld, type TestWorld } from '../../../engine/test/harness';
 import { appRouter } from '../root';
 
-const ADMIN: SignedInUser = { id: 'u-admin', email: 'admin@x', name: 'Admin', role: 'admin' };
-const MEMBER: SignedInUser = { id: 'u-member', email: 'member@x', name: 'Member', role: 'member' };
+/** A person of `role`, made in the world's database; the tRPC caller signs in as them. */
+interface Person {
+  email: string;
+  role: 'admin' | 'designer';
+}
+const ADMIN: Person = { email: 'admin@x.test', role: 'admin' };
+const MEMBER: Person = { email: 'member@x.test', role: 'designer' };
 
 describe('tools router', () => {
   let world: TestWorld | undefined;
@@ -15,9 +20,10 @@ describe('tools router', () => {
     world = undefined;
   });
 
-  async function caller(user: SignedInUser) {
+  async function caller(person: Person) {
     world ??= await openWorld('postgres');
-    return appRouter.createCaller({ user, db: world.engine.db, engine: world.engine });
+    const user = await addUser(world.engine.db, { ...person, password: 'a-password-1' });
+    return appRouter.createCaller({ session: { userId: user.id, sessionVersion: 1 }, db: world.engine.db, engine: world.engine });
   }
 
   it('lets an admin register, list and remove a tool server; secrets stay names', async () => {
@@ -34,7 +40,8 @@ describe('tools router', () => {
     const member = await caller(MEMBER);
     const put = member.tools.put({ name: 'search', config: { transport: 'http', url: 'https://tools.example.com/mcp' } });
     await expect(put).rejects.toBeInstanceOf(TRPCError);
-    await expect(put).rejects.toMatchObject({ code: 'FORBIDDEN', message: 'only an admin may manage the tool registry' });
+    await expect(put).rejects.toThrow(/refused by the role policy: tools.put needs "admin"/);
+    await expect(put).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(member.tools.list()).rejects.toMatchObject({ code: 'FORBIDDEN' });
   });
 

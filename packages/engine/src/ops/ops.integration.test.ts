@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { REDIS_URL, saveOrThrow, type TestWorld, useWorlds, expectExactDone } from '../../test/harness';
 import { until } from '../../test/recorder';
-import { failRun } from '../lifecycle/finalize';
+import { failRun } from '../process/run-end';
 import { ActionNotFoundError, ActionRefusedError } from './errors';
 import { decideApproval } from '../approvals/decide';
 import { eventsChannel, type EngineEvent } from '../events/outbox';

@@ -13,7 +13,7 @@
 import { enqueue } from '../kernel/queues';
 import { plansForRuns, type Plan } from '../plan/plan';
 import type { Engine } from '../kernel/engine';
-import { finalizeRuns } from './run-end';
+import { failRun, finalizeRuns } from './run-end';
 import { isConnectionError, isRetryableTxError } from '../kernel/sql';
 import { Batcher } from './batcher';
 import { cancelEnded, claimHeavy, type ClaimedHeavy, type Delivery } from './claim';
@@ -159,7 +159,7 @@ async function commitWithRetry(
   for (let attempt = 1; ; attempt++) {
     let result: Awaited<ReturnType<typeof commit>>;
     try {
-      result = await engine.db.transaction((tx) => commit(tx, light, heavy, plans, engine.config.maxDepth));
+      result = await engine.db.transaction((tx) => commit(tx, light, heavy, plans, engine.config.maxDepth, failRun));
     } catch (err) {
       const wait = retryDelayMs(err, attempt);
       if (wait === undefined) throw err;

@@ -6,7 +6,7 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { WORD_SPLIT, saveOrThrow, type TestWorld, useWorlds } from '../../test/harness';
-import { failRun } from '../lifecycle/finalize';
+import { failRun } from './run-end';
 import { startRun } from '../runs/start-run';
 import { rows } from '../kernel/sql';
 import { processBatch } from './batch';

@@ -21,6 +21,7 @@ import { parkForApproval, type ParkedOutput } from '../lifecycle/park-approval';
 import { recordEvents } from '../events/outbox';
 import { clearStalled } from '../lifecycle/clear-stalled';
 import { countRunMessages, guardItems } from '../security/output-guard';
+import type { RunEndActions } from '../members/types';
 
 /** A message ready to commit: non-combine members carry their outputs already. */
 export interface Prepared {
@@ -95,6 +96,7 @@ export async function commit(
   heavy: readonly Prepared[],
   plans: ReadonlyMap<string, Plan>,
   maxDepth: number,
+  failRun: RunEndActions['failRun'],
 ): Promise<CommitResult> {
   const ready: Prepared[] = [];
   const failed = new Map<string, Error>();
@@ -158,7 +160,7 @@ export async function commit(
   }
   if (filtered.length > 0) await insertFiltered(tx, filtered);
   await parkForApproval(tx, parked);
-  const counted = await countRunMessages(tx, children);
+  const counted = await countRunMessages(tx, children, failRun);
   const inserted = counted.length === 0 ? [] : await insertChildren(tx, counted);
   if (leaves.length > 0) await writeLeaves(tx, leaves);
   const runIds = [...new Set(ready.map((p) => p.msg.runId))].sort();

@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { parseFrames } from '../plan/frames';
 import { plansForRuns, type Plan } from '../plan/plan';
 import { commit, type CommitResult } from './commit';
+import type { RunEndActions } from '../members/types';
 import type { Claimed } from './types';
 import type { Engine } from '../kernel/engine';
 import { rows, type Queryable } from '../kernel/sql';
@@ -30,6 +31,7 @@ export async function continueParked(
   plan: Plan,
   messageId: string,
   payload: unknown,
+  failRun: RunEndActions['failRun'],
 ): Promise<CommitResult | undefined> {
   const [row] = await rows<Omit<Claimed, 'frames'> & { frames: unknown }>(
     tx,
@@ -48,5 +50,5 @@ export async function continueParked(
   const kind = kindOf(member);
   const out = kind.resume ? kind.resume(member, msg.payload, payload) : payload;
   const prepared = { msg, plan, member, items: [{ payload: out, frames: msg.frames, void: false }], leaseToken: null };
-  return commit(tx, [], [prepared], new Map([[msg.runId, plan]]), engine.config.maxDepth);
+  return commit(tx, [], [prepared], new Map([[msg.runId, plan]]), engine.config.maxDepth, failRun);
 }

@@ -118,7 +118,7 @@ export async function runsEnded(db: Queryable, runIds: readonly string[], engine
 export async function resumeParked(engine: Engine, runId: string, messageId: string, answer: unknown): Promise<void> {
   const plan = await planOfMessage(engine, runId);
   if (!plan) return;
-  const result = await engine.db.transaction((tx) => continueParked(tx, engine, plan, messageId, answer));
+  const result = await engine.db.transaction((tx) => continueParked(tx, engine, plan, messageId, answer, failRun));
   await publishCommitted(engine, result);
 }
 

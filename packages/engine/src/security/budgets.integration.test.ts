@@ -37,7 +37,7 @@ describe('spend budgets', () => {
   async function governedWorld(): Promise<TestWorld> {
     const late: { runner?: AgentRunner } = {};
     const world = await worlds.open({ runAgent: (m, p, s, c) => (late.runner as AgentRunner)(m, p, s, c), backoffMs: 50 });
-    late.runner = agentRunner({}, { db: world.engine.db, prices: PRICES });
+    late.runner = agentRunner(undefined, { db: world.engine.db, prices: PRICES });
     worlds.start(world);
     return world;
   }

@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import { StepError } from '../kernel/errors';
 import type { Item } from '../plan/frames';
-import { failRun } from '../process/run-end';
+import type { RunEndActions } from '../members/types';
 import { rows, textArray, type Queryable } from '../kernel/sql';
 import { LIMIT_VARIABLE, limits } from './env';
 import { stripPrototypeKeys } from './json-guard';
@@ -33,9 +33,10 @@ export function guardItems(member: string, items: Item[]): Item[] {
 /**
  * Counts `children` against their runs' TRELLIS_MAX_RUN_MESSAGES in one statement (runs.message_count,
  * which starts at 1 for the head) and fails every run that would pass it with `budget_spent`, in the
- * caller's transaction. Returns the children of the runs still within the cap.
+ * caller's transaction, through `failRun` (process/run-end.ts, passed in so this layer never imports
+ * the run-end hooks). Returns the children of the runs still within the cap.
  */
-export async function countRunMessages<C extends { run_id: string }>(tx: Queryable, children: C[]): Promise<C[]> {
+export async function countRunMessages<C extends { run_id: string }>(tx: Queryable, children: C[], failRun: RunEndActions['failRun']): Promise<C[]> {
   if (children.length === 0) return children;
   const perRun = new Map<string, number>();
   for (const c of children) perRun.set(c.run_id, (perRun.get(c.run_id) ?? 0) + 1);

@@ -40,7 +40,7 @@ describe('tool registry in real runs', () => {
   async function governedWorld(secrets: Record<string, string> = {}): Promise<TestWorld> {
     const late: { runner?: AgentRunner } = {};
     const world = await worlds.open({ runAgent: (m, p, s, c) => (late.runner as AgentRunner)(m, p, s, c) });
-    late.runner = agentRunner({}, { db: world.engine.db, secrets: secretsFromMap(secrets) });
+    late.runner = agentRunner(undefined, { db: world.engine.db, secrets: secretsFromMap(secrets) });
     worlds.start(world);
     return world;
   }

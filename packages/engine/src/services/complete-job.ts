@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
 import { rows } from '../kernel/sql';
 import { continueParked, planOfMessage } from '../process/continue';
-import { publishCommitted } from '../process/run-end';
+import { failRun, publishCommitted } from '../process/run-end';
 import { ServiceJobConflictError, ServiceJobNotFoundError } from './errors';
 import { authenticateService } from './registry';
 
@@ -40,7 +40,7 @@ export async function completeJob(
        returning id`,
     );
     if (!won) return { won: false as const };
-    return { won: true as const, result: plan ? await continueParked(tx, engine, plan, input.jobId, input.output ?? null) : undefined };
+    return { won: true as const, result: plan ? await continueParked(tx, engine, plan, input.jobId, input.output ?? null, failRun) : undefined };
   });
   if (!outcome.won) {
     // Another call got there first: done is a duplicate; anything else is a conflict.

@@ -1,5 +1,5 @@
 /** Errors of API tokens, each with the HTTP status it answers with. */
-import { EngineError } from '../errors';
+import { EngineError } from '../kernel/errors';
 import type { Role } from '../users/roles';
 import type { Scope } from './scopes';
 

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Db } from '@trellis/db/client';
 import { users } from '@trellis/db/schema/users';
-import { BadInputError } from '../errors';
+import { BadInputError } from '../kernel/errors';
 import { appendAudit, SYSTEM_ACTOR, type AuditActor } from '../audit/append';
-import { uuidv7 } from '../ids';
+import { uuidv7 } from '../kernel/ids';
 import { UserExistsError } from './errors';
 import { hashPassword } from './password';
 import { parseRole, type Role } from './roles';

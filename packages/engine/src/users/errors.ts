@@ -1,5 +1,5 @@
 /** Errors of sign-in and the role policy, each with the HTTP status it answers with. */
-import { EngineError } from '../errors';
+import { EngineError } from '../kernel/errors';
 import { ROLES_ALLOWED, type Role, type SignedInRule } from './roles';
 
 /** No session, an ended session (signed out, disabled, removed, role changed) or a bad token. */

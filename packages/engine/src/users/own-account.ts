@@ -2,7 +2,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { users } from '@trellis/db/schema/users';
-import { BadInputError } from '../errors';
+import { BadInputError } from '../kernel/errors';
 import { checkNewPassword } from './add-user';
 import { appendAudit } from '../audit/append';
 import { findUser } from './find-user';

@@ -3,7 +3,7 @@
  * and access"). A rule is a capability, not a rank: a designer runs meshes but does not triage the
  * Action Center, an operator re-opens runs but does not edit meshes.
  */
-import { BadInputError } from '../errors';
+import { BadInputError } from '../kernel/errors';
 
 /** Roles, most to least powerful. */
 export const ROLES = ['admin', 'designer', 'operator', 'viewer'] as const;

@@ -9,7 +9,7 @@ import type { Redis } from 'ioredis';
 import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Db } from '@trellis/db/client';
 import { recordAudit } from '../audit/append';
-import { EngineError } from '../errors';
+import { EngineError } from '../kernel/errors';
 import { verifyCredentials, type SignedInUser } from './verify-credentials';
 
 /** Failed sign-ins allowed per window, and the window and block lengths in seconds. */

@@ -1,9 +1,9 @@
 /** tools.calls: the tool calls of a run (granted and refused), for its trail. */
 import { z } from 'zod';
 import { listToolCalls } from '@trellis/engine/tools/trail';
-import { protectedProcedure } from '../../trpc';
+import { viewerProcedure } from '../../trpc';
 
-export const calls = protectedProcedure
+export const calls = viewerProcedure
   .input(z.object({ runId: z.string().min(1) }))
   .output(
     z.array(
