@@ -94,7 +94,8 @@ async function pendingApproval(engine: Engine, runId: string, timeoutMs: number)
     const [a] = await rows<{ id: string }>(engine.db, sql`select id from approvals where run_id = ${runId} and status = 'pending'`);
     if (a) return a.id;
   }
-  throw new Error(`no approval became pending in run ${runId} within ${timeoutMs} ms`);
+  const [run] = await rows<{ status: string; cause_message: string | null }>(engine.db, sql`select status, cause_message from runs where id = ${runId}`);
+  throw new Error(`no approval became pending in run ${runId} within ${timeoutMs} ms (run ${run?.status ?? 'missing'}: ${run?.cause_message ?? 'no cause'})`);
 }
 
 interface ClaimRow {

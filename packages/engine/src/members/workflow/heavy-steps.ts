@@ -452,7 +452,7 @@ export async function runAgentStep(memberId: string, step: AgentStep, payload: u
     }, limit);
   });
   try {
-    const answer = await Promise.race([ctx.runAgent(agentOfStep(memberId, step), payload, controller.signal, { idempotencyKey: key, ...runPlace(ctx.run) }), deadline]);
+    const answer = await Promise.race([ctx.runAgent(agentOfStep(memberId, step), payload, controller.signal, { idempotencyKey: key, ...(ctx.policy ? { guard: ctx.policy } : {}), ...runPlace(ctx.run) }), deadline]);
     if (step.output === 'merge' && isObject(answer)) return { ...(isObject(payload) ? payload : {}), ...answer };
     return answer;
   } finally {
