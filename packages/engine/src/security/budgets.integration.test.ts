@@ -1,7 +1,7 @@
 // Spend budgets per agent, enforced from the usage recorded in Postgres: tokens and dollars, per
 // run and per UTC day. The fake provider bills 1000 prompt + 500 completion tokens per call.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
+import { allowInternal, saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
 import type { AgentRunner } from '../kernel/engine';
 import { agentRunner } from '../runtime/agent-runner';
 import { startFakeOpenAI, type FakeOpenAI } from '../members/agent/test/fake-openai';
@@ -38,6 +38,8 @@ describe('spend budgets', () => {
     const late: { runner?: AgentRunner } = {};
     const world = await worlds.open({ runAgent: (m, p, s, c) => (late.runner as AgentRunner)(m, p, s, c), backoffMs: 50 });
     late.runner = agentRunner(undefined, { db: world.engine.db, prices: PRICES });
+    // The fake model server is local: an admin allows it by name under the egress policy.
+    await allowInternal(world, new URL(fake.baseUrl).host);
     worlds.start(world);
     return world;
   }

@@ -21,7 +21,7 @@ describe.each(['postgres', 'pglite'] as const)('takeover 3: the trellis SQL conn
   async function open(): Promise<TestWorld> {
     const w = await worlds.open({ backoffMs: 50, attempts: 1 }, kind);
     worlds.start(w, { pools: ['default'] });
-    await w.engine.db.execute(sql`insert into users (id, email, name, password_hash, role) values ('u-admin', 'admin@example.com', 'Admin', 'scrypt$aa$bb', 'admin'), ('u-eve', 'eve@example.com', 'Eve', 'scrypt$cc$dd', 'member')`);
+    await w.engine.db.execute(sql`insert into users (id, email, name, password_hash, role) values ('u-admin', 'admin@example.com', 'Admin', 'scrypt$aa$bb', 'admin'), ('u-eve', 'eve@example.com', 'Eve', 'scrypt$cc$dd', 'designer')`);
     return w;
   }
 
@@ -64,7 +64,7 @@ describe.each(['postgres', 'pglite'] as const)('takeover 3: the trellis SQL conn
     expect((await run(w, 'set search_path = mesh_data, public')).status).toBe('done');
     // Trellis's own queries still see its own users table (on the embedded database's one session too).
     expect(await rows(w.engine.db, sql`select count(*)::int as n from users`)).toEqual([{ n: 2 }]);
-    expect(await eve(w)).toBe('member');
+    expect(await eve(w)).toBe('designer');
   }, 120_000);
 
   it('keeps honest steps working in the schema mesh_data', async () => {

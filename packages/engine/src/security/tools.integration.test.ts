@@ -3,7 +3,7 @@
 // grants by name, and a call outside the grants refused and put on the run's trail.
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
+import { allowInternal, saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
 import type { AgentRunner } from '../kernel/engine';
 import { agentRunner } from '../runtime/agent-runner';
 import { startFakeOpenAI, type FakeOpenAI } from '../members/agent/test/fake-openai';
@@ -41,6 +41,8 @@ describe('tool registry in real runs', () => {
     const late: { runner?: AgentRunner } = {};
     const world = await worlds.open({ runAgent: (m, p, s, c) => (late.runner as AgentRunner)(m, p, s, c) });
     late.runner = agentRunner(undefined, { db: world.engine.db, secrets: secretsFromMap(secrets) });
+    // The fake model server and the HTTP tool server are local: an admin allows them by name.
+    await allowInternal(world, new URL(fake.baseUrl).host, new URL(http.url).host);
     worlds.start(world);
     return world;
   }
