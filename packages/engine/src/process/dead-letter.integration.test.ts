@@ -17,8 +17,8 @@ import { waitForRun } from '../runs/wait-run';
 const ATTEMPTS = 4;
 const BACKOFF_MS = 250;
 
-// A model other than demo needs a provider to pass validation; this one's key variable is never set.
-const NO_KEY = { baseUrl: 'http://127.0.0.1:1/v1', apiKeyEnv: 'TRELLIS_TEST_UNSET_MODEL_KEY' };
+// A model other than demo needs a provider to pass validation; this one's key secret is never stored.
+const NO_KEY = { baseUrl: 'http://127.0.0.1:1/v1', apiKeySecret: 'TRELLIS_TEST_UNSET_MODEL_KEY' };
 
 const mesh = (members: unknown[], channels: unknown[]) => ({ format: 'trellis.mesh/v1', name: 'throwing', members, channels });
 
