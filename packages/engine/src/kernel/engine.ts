@@ -93,7 +93,7 @@ export interface EngineOptions extends Partial<EngineConfig> {
   db: Db;
   redisUrl: string;
   log?: Logger;
-  /** How agent members run; the built-in demo model only, when absent (see members/workflow/steps.ts). */
+  /** How agent members run; the built-in demo model only, when absent (see members/agent/demo.ts). */
   runAgent?: AgentRunner;
   /** The secrets key, egress default and sandbox settings (docs/security.md); see policy/guard.ts for defaults. */
   security?: Partial<SecuritySettings>;

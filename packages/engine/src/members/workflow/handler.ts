@@ -1,7 +1,7 @@
 /** The workflow kind: built-in steps inline, or on a worker pool when any step is heavy. */
 import type { KindHandler } from '../types';
-import { hasHeavySteps, runWorkflow } from './heavy-steps';
-import { runInlineSteps } from './steps';
+import { hasHeavySteps, runWorkflow } from './heavy';
+import { runInlineSteps } from './inline';
 
 /** Lane `heavy` for a workflow with code, SQL, HTTP, agent or email steps, else `inline`. */
 export const workflowKind: KindHandler<'workflow'> = {

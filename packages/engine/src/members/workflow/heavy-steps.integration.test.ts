@@ -11,7 +11,8 @@ import { listMessages } from '../../runs/list-messages';
 import { startRun } from '../../runs/start-run';
 import { waitForRun } from '../../runs/wait-run';
 import { rows } from '../../kernel/sql';
-import { closeSqlPools, runHttpStep } from './heavy-steps';
+import { runHttpStep } from './steps/http';
+import { closeSqlPools } from './steps/sql';
 
 const mesh = (steps: unknown[], extra: Record<string, unknown> = {}) => ({
   format: 'trellis.mesh/v1',

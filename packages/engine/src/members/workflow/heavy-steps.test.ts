@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { HttpStepSchema, MemberSchema, type Member } from '@trellis/mesh/schema';
 import { StepError } from '../../kernel/errors';
 import { laneOf } from '../index';
-import { buildUrl, withField } from './heavy-steps';
+import { buildUrl } from './steps/http';
+import { withField } from './steps/payload';
 
 const member = (raw: unknown): Member => MemberSchema.parse(raw);
 

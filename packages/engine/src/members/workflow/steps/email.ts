@@ -9,6 +9,7 @@ import { simpleParser, type AddressObject, type Attachment, type ParsedMail } fr
 import type { EmailStep } from '@trellis/mesh/schema';
 import { StepError } from '../../../kernel/errors';
 import { getField, type Item } from '../../../plan/frames';
+import type { UnpackStep } from './types';
 
 /** Largest raw message the step reads, in UTF-16 code units of text or in bytes (the run input's own limit is 64 Mi). */
 export const MAX_EMAIL_CHARS = 32 * 1024 * 1024;
@@ -160,3 +161,10 @@ function emailId(
     .join(' and ');
   throw reject(`it has ${where}, so its ${spec.field} is unknown`);
 }
+
+/** An unpack step (see {@link unpackEmail}): parsing is asynchronous, so it runs on a worker pool. */
+export const emailStep: UnpackStep<'email'> = {
+  lane: 'unpack',
+  splits: true,
+  unpack: unpackEmail,
+};
