@@ -12,6 +12,9 @@ import { issueToken, redeemToken, type ReopenAction } from './confirm';
 import type { AssistantModel } from './env';
 import { isFullRunId, matchIntent, type Intent, type Window } from './intents';
 import { askModel } from './model';
+import type { AskReply, Proposal } from './reply';
+
+export type { AskReply, Proposal } from './reply';
 import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, runsMatching, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
 import { ROLES_ALLOWED, roleAllows, type Role } from '../users/roles';
 
@@ -23,25 +26,6 @@ export interface AskInput {
   userId: string;
   /** The asking person's role: the assistant proposes and performs only what it allows. */
   role: Role;
-}
-
-/** A re-open the assistant proposes and waits for a "yes" on. */
-export interface Proposal {
-  token: string;
-  /** Exactly what will happen, e.g. "Re-open 2 runs from member words on the latest saved version (v3)." */
-  summary: string;
-  runIds: string[];
-  version: 'pinned' | 'latest';
-}
-
-/** The assistant's reply. */
-export interface AskReply {
-  answer: string;
-  /** Which path answered. */
-  via: 'matcher' | 'model';
-  /** The query (or action) used, e.g. `failures`, `why`, `reopen`. */
-  intent: string;
-  proposal?: Proposal;
 }
 
 /** Time window start for a window word, and how to say it. */

@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { Engine } from '../kernel/engine';
-import type { AskReply, Proposal } from './ask';
+import type { AskReply, Proposal } from './reply';
 import type { ReopenAction } from './confirm';
 import type { AssistantModel } from './env';
 import { isFullRunId } from './intents';

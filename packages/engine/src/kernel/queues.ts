@@ -3,9 +3,8 @@
  * the typed `enqueue()`. Producers (publish, start-run, the relay) and workers share it.
  * A job carries ids only; the message row in Postgres is the truth and the idempotency authority.
  */
-import type { JobsOptions } from 'bullmq';
+import type { JobsOptions, Queue } from 'bullmq';
 import { z } from 'zod';
-import type { Engine } from './engine';
 
 /** Version 1 of the job payload; workers parse it again on pickup. */
 export const MessageJobSchema = z.object({
@@ -37,10 +36,19 @@ export function jobKey(prefix: string, pool: string, jobId: string): string {
 }
 
 /**
+ * What queueing needs of the engine (kernel/engine.ts `Engine` has it): the retry settings and the
+ * queue of a pool. Declared here so that this module does not import the engine it serves.
+ */
+export interface QueueHost {
+  readonly config: { readonly attempts: number; readonly backoffMs: number };
+  queue(pool: string): Pick<Queue, 'addBulk'>;
+}
+
+/**
  * Job options. Completed jobs are removed at once: the message row, not Redis, remembers what is done.
  * Failed jobs are kept a while for inspection; their message rows are already marked dead.
  */
-export function jobOptions(engine: Engine, messageId: string): JobsOptions {
+export function jobOptions(engine: Pick<QueueHost, 'config'>, messageId: string): JobsOptions {
   return {
     jobId: messageId,
     attempts: engine.config.attempts,
@@ -57,7 +65,7 @@ export const ENQUEUE_CHUNK = 500;
  * Adds one job per message, grouped by pool, in chunks of {@link ENQUEUE_CHUNK}.
  * A message whose job already exists is a no-op (same jobId).
  */
-export async function enqueue(engine: Engine, items: readonly Outgoing[]): Promise<void> {
+export async function enqueue(engine: QueueHost, items: readonly Outgoing[]): Promise<void> {
   const byPool = new Map<string, Outgoing[]>();
   for (const it of items) {
     const list = byPool.get(it.pool);

@@ -3,10 +3,11 @@
  * conditions parsed once, and the pool every member runs on. Cached per `meshId@version`, which
  * never changes once saved.
  */
+import { z } from 'zod';
 import { compileCondition } from '@trellis/mesh/condition';
 import { joinsAcross } from '@trellis/mesh/join-paths';
 import { channelName, type Member, type Mesh } from '@trellis/mesh/schema';
-import type { Engine } from '../kernel/engine';
+import type { Db } from '@trellis/db/client';
 import { MeshNotFoundError } from '../kernel/errors';
 import { loadVersion } from './definition';
 import { sql } from 'drizzle-orm';
@@ -43,6 +44,15 @@ export interface Plan {
 
 /** Compiled plans by `meshId@version`. */
 export type PlanCache = Map<string, Plan>;
+
+/**
+ * What loading plans needs of the engine (kernel/engine.ts `Engine` has it): the database and the
+ * plan cache. Declared here so that plans do not import the engine that holds their cache.
+ */
+export interface PlanHost {
+  readonly db: Db;
+  readonly plans: PlanCache;
+}
 
 const MAX_CACHED = 200;
 
@@ -81,7 +91,7 @@ export function compilePlan(mesh: Mesh): Plan {
  * Loads and compiles a mesh version, from the cache when possible.
  * @throws MeshNotFoundError when the version does not exist.
  */
-export async function loadPlan(engine: Engine, meshId: string, version: number): Promise<Plan> {
+export async function loadPlan(engine: PlanHost, meshId: string, version: number): Promise<Plan> {
   const key = `${meshId}@${version}`;
   const cached = engine.plans.get(key);
   if (cached) return cached;
@@ -101,12 +111,13 @@ export async function loadPlan(engine: Engine, meshId: string, version: number):
  * run's version is read on every call (one primary-key lookup per batch); the compiled plans
  * themselves stay cached per `meshId@version`. Runs that do not exist are absent from the result.
  */
-export async function plansForRuns(engine: Engine, runIds: readonly string[]): Promise<Map<string, Plan>> {
+export async function plansForRuns(engine: PlanHost, runIds: readonly string[]): Promise<Map<string, Plan>> {
   const out = new Map<string, Plan>();
   if (runIds.length === 0) return out;
-  const found = await rows<{ id: string; mesh_id: string; mesh_version: number }>(
+  const found = await rows(
     engine.db,
     sql`select id, mesh_id, mesh_version from runs where id = any(${textArray([...new Set(runIds)])})`,
+    z.object({ id: z.string(), mesh_id: z.string(), mesh_version: z.number() }),
   );
   for (const r of found) out.set(r.id, await loadPlan(engine, r.mesh_id, r.mesh_version));
   return out;

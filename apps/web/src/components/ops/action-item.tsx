@@ -4,18 +4,15 @@
  * severity, who acts, the sentence, its runs, what can be done with it and its history.
  */
 import Link from 'next/link';
-import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@trellis/api/root';
 import { formatDateTime } from '@/components/ui/format';
 import { SeverityBadge } from '@/components/ui/severity-badge';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { shortId } from '@/components/runs/run-status';
 import { ItemActions } from './item-actions';
 import { ItemHistory } from './item-history';
+import type { ActionItem } from './action-item-type';
 
-/** An item as `actions.list` lists it. */
-export type ActionItem = inferRouterOutputs<AppRouter>['actions']['list'][number];
-
+/** One item's card. */
 export function ActionItemCard({ item, people }: { item: ActionItem; people: readonly { id: string; name: string }[] }) {
   return (
     <li className="rounded-lg border border-slate-200 bg-white p-4" data-testid="action-item" data-kind={item.kind} data-cause={item.cause ?? ''}

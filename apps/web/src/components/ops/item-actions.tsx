@@ -10,7 +10,7 @@ import { buttonClass, inputClass } from '@/components/ui/button';
 import { ReopenDialog, type ReopenDone } from '@/components/runs/reopen-dialog';
 import { errorMessage } from '@/trpc/errors';
 import { useTRPC } from '@/trpc/client';
-import type { ActionItem } from './action-item';
+import type { ActionItem } from './action-item-type';
 
 export function ItemActions({ item, people }: { item: ActionItem; people: readonly { id: string; name: string }[] }) {
   const trpc = useTRPC();

@@ -1,7 +1,7 @@
 'use client';
 /** An action item's history: who did what and when, oldest first. */
 import { formatDateTime } from '@/components/ui/format';
-import type { ActionItem } from './action-item';
+import type { ActionItem } from './action-item-type';
 
 const ACTION_WORDS: Record<string, string> = {
   opened: 'opened',

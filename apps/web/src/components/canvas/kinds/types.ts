@@ -1,7 +1,7 @@
 /**
  * What the canvas knows about one member kind: how its node looks, its settings fields, its palette
  * style and a new member's defaults. Each kind declares one `KindUi` in `kinds/<kind>.tsx`;
- * `kinds/index.ts` collects them in `KIND_UI`, keyed by every `MemberKind`.
+ * `kinds/kind-ui.ts` collects them in `KIND_UI`, keyed by every `MemberKind`.
  */
 import type { Node, NodeProps } from '@xyflow/react';
 import type { ComponentType } from 'react';
