@@ -86,24 +86,8 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Redis or the database is unreachable; try again shortly. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Any other error (a plain sentence, never a stack trace). */
-                default: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
             };
         };
         delete?: never;
@@ -157,42 +141,10 @@ export interface paths {
                         };
                     };
                 };
-                /** @description A body or query field is wrong; the message names it. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The API key is missing or wrong. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Redis or the database is unreachable; try again shortly. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Any other error (a plain sentence, never a stack trace). */
-                default: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                400: components["responses"]["Error400"];
+                401: components["responses"]["Error401"];
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
             };
         };
         delete?: never;
@@ -241,33 +193,9 @@ export interface paths {
                         "application/json": components["schemas"]["JobResult"];
                     };
                 };
-                /** @description A body or query field is wrong; the message names it. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The API key is missing or wrong. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such job for this service. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                400: components["responses"]["Error400"];
+                401: components["responses"]["Error401"];
+                404: components["responses"]["Error404"];
                 /** @description The job failed or expired before the answer came. */
                 409: {
                     headers: {
@@ -277,24 +205,8 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Redis or the database is unreachable; try again shortly. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Any other error (a plain sentence, never a stack trace). */
-                default: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
             };
         };
         delete?: never;
@@ -343,33 +255,9 @@ export interface paths {
                         "application/json": components["schemas"]["JobResult"];
                     };
                 };
-                /** @description A body or query field is wrong; the message names it. */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The API key is missing or wrong. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description No such job for this service. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                400: components["responses"]["Error400"];
+                401: components["responses"]["Error401"];
+                404: components["responses"]["Error404"];
                 /** @description The job is done or expired already. */
                 409: {
                     headers: {
@@ -379,24 +267,8 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Redis or the database is unreachable; try again shortly. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Any other error (a plain sentence, never a stack trace). */
-                default: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
             };
         };
         delete?: never;
@@ -484,24 +356,8 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Redis or the database is unreachable; try again shortly. */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Any other error (a plain sentence, never a stack trace). */
-                default: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
             };
         };
         put?: never;
@@ -540,15 +396,7 @@ export interface paths {
                         };
                     };
                 };
-                /** @description Any other error (a plain sentence, never a stack trace). */
-                default: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                default: components["responses"]["UnexpectedError"];
             };
         };
         put?: never;
@@ -614,7 +462,53 @@ export interface components {
             duplicate: boolean;
         };
     };
-    responses: never;
+    responses: {
+        /** @description Redis or the database is unreachable; try again shortly. */
+        Unavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Any other error (a plain sentence, never a stack trace). */
+        UnexpectedError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A body or query field is wrong; the message names it. */
+        Error400: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key is missing or wrong. */
+        Error401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such job for this service. */
+        Error404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: never;

@@ -5,11 +5,18 @@ type Operation = {
   security?: unknown[];
   parameters?: { in: string; name: string; required?: boolean }[];
   requestBody?: { content: Record<string, { schema: unknown }> };
-  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+  responses: Record<string, { $ref?: string; content?: Record<string, { schema: unknown }> }>;
 };
 
-const doc = openApiDocument() as unknown as { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+type Response = { $ref?: string; content?: Record<string, { schema: unknown }> };
+const doc = openApiDocument() as unknown as {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown>; responses?: Record<string, Response> };
+};
 const errorRef = { $ref: '#/components/schemas/Error' };
+/** A response, or the shared one under components/responses that it references. */
+const resolve = (r: Response | undefined): Response | undefined => (r?.$ref ? doc.components.responses?.[r.$ref.replace('#/components/responses/', '')] : r);
 
 describe('OpenAPI document generated from the route contract', () => {
   it('has every route, with its parameters, body, answer and the one error shape', () => {
@@ -26,7 +33,7 @@ describe('OpenAPI document generated from the route contract', () => {
       const ok = op.responses[String(route.response.status)]?.content?.['application/json']?.schema;
       expect(ok, `${route.path} answer`).toBeTruthy();
       for (const status of [...Object.keys(route.errors), 'default']) {
-        expect(op.responses[status]?.content?.['application/json']?.schema, `${route.path} ${status}`).toEqual(errorRef);
+        expect(resolve(op.responses[status])?.content?.['application/json']?.schema, `${route.path} ${status}`).toEqual(errorRef);
       }
     }
     expect(doc.components.schemas.Error).toMatchObject({ required: ['error'] });

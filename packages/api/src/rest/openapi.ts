@@ -4,7 +4,7 @@
  * and every error answer is the one `Error` shape.
  */
 import { z } from 'zod';
-import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from 'zod-openapi';
+import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponseObject } from 'zod-openapi';
 import { ErrorBodySchema, type AuthKind, type RouteSpec } from './contract';
 import { FILE_NAME_HEADER } from './read-request';
 
@@ -13,7 +13,35 @@ function security(auth: AuthKind): oas31.SecurityRequirementObject[] {
   return auth === 'service' ? [{ serviceKey: [] }] : [{ session: [] }];
 }
 
-const error = (description: string) => ({ description, content: { 'application/json': { schema: ErrorBodySchema } } });
+/**
+ * An error answer. With `id` it is registered once under `components/responses` and referenced from
+ * each operation, so the document (and the sdk types generated from it) holds each shared error once.
+ */
+const error = (description: string, id?: string): ZodOpenApiResponseObject => ({ ...(id ? { id } : {}), description, content: { 'application/json': { schema: ErrorBodySchema } } });
+
+/** The answers every operation shares. */
+const UNAVAILABLE = error('Redis or the database is unreachable; try again shortly.', 'Unavailable');
+const UNEXPECTED = error('Any other error (a plain sentence, never a stack trace).', 'UnexpectedError');
+
+/**
+ * The shared error answers: one object per status and description that more than one route gives,
+ * registered as `Error401` or, for a second such description of the same status, `Error401b`.
+ * (zod-openapi registers a component by object identity, so each is one object reused.)
+ */
+function sharedErrors(routes: readonly RouteSpec[]): Map<string, ZodOpenApiResponseObject> {
+  const uses = new Map<string, number>();
+  for (const route of routes) for (const [status, description] of Object.entries(route.errors)) uses.set(`${status} ${description}`, (uses.get(`${status} ${description}`) ?? 0) + 1);
+  const shared = new Map<string, ZodOpenApiResponseObject>();
+  const perStatus = new Map<string, number>();
+  for (const [key, n] of uses) {
+    if (n < 2) continue;
+    const status = key.slice(0, key.indexOf(' '));
+    const k = perStatus.get(status) ?? 0;
+    perStatus.set(status, k + 1);
+    shared.set(key, error(key.slice(status.length + 1), `Error${status}${k === 0 ? '' : String.fromCharCode(97 + k)}`));
+  }
+  return shared;
+}
 
 const binary = { type: 'string', contentMediaType: 'application/octet-stream' } as const;
 
@@ -33,7 +61,7 @@ function requestBody(route: RouteSpec): ZodOpenApiOperationObject['requestBody']
   };
 }
 
-function operation(route: RouteSpec): ZodOpenApiOperationObject {
+function operation(route: RouteSpec, shared: ReadonlyMap<string, ZodOpenApiResponseObject>): ZodOpenApiOperationObject {
   const header = route.body?.kind === 'file'
     ? z.object({ [FILE_NAME_HEADER]: z.string().optional().meta({ description: 'The file name, URL-encoded, when the body is raw bytes.' }) })
     : route.headers;
@@ -42,7 +70,7 @@ function operation(route: RouteSpec): ZodOpenApiOperationObject {
     ...(route.query ? { query: route.query } : {}),
     ...(header ? { header } : {}),
   };
-  const errors = Object.fromEntries(Object.entries(route.errors).map(([status, description]) => [status, error(description)]));
+  const errors = Object.fromEntries(Object.entries(route.errors).map(([status, description]) => [status, shared.get(`${status} ${description}`) ?? error(description)]));
   const body = requestBody(route);
   return {
     summary: route.summary,
@@ -57,8 +85,8 @@ function operation(route: RouteSpec): ZodOpenApiOperationObject {
         content: { 'application/json': { schema: route.response.schema } },
       },
       ...errors,
-      ...(route.auth === 'public' ? {} : { '503': error('Redis or the database is unreachable; try again shortly.') }),
-      default: error('Any other error (a plain sentence, never a stack trace).'),
+      ...(route.auth === 'public' ? {} : { '503': UNAVAILABLE }),
+      default: UNEXPECTED,
     },
   };
 }
@@ -69,7 +97,8 @@ export type OpenApiDocument = ReturnType<typeof createDocument>;
 /** Builds the document for `routes` (a plain JSON-serialisable object). */
 export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocument {
   const paths: ZodOpenApiPathsObject = {};
-  for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: operation(route) };
+  const shared = sharedErrors(routes);
+  for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: operation(route, shared) };
   return createDocument({
     openapi: '3.1.0',
     info: {
