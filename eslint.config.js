@@ -45,6 +45,27 @@ const engineLayers = ENGINE_LAYERS.slice(0, -1).map((folders, i) => {
   };
 });
 
+// Raw SQL in the engine names statuses through kernel/statuses.ts (checked against the unions of
+// @trellis/db/schema/statuses) and gives rows() a row schema (kernel/sql.ts). Tests may trust a type.
+const STATUS_WORDS = 'pending|running|done|dead|lost|parked|cancelled|filtered|queued|failed|stalled|waiting|claimed|expired|approved|rejected';
+const engineQueries = {
+  files: ['packages/engine/src/**/*.ts'],
+  ignores: ['**/*.test.ts'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: `TaggedTemplateExpression[tag.name='sql'] TemplateElement[value.raw=/\\bstatus\\s*(=|<>|!=|(not\\s+)?in\\s*\\()\\s*'(${STATUS_WORDS})'/i]`,
+        message: 'name a status through kernel/statuses.ts (msgStatus, runStatuses, …), so a misspelt status does not compile',
+      },
+      {
+        selector: "CallExpression[callee.name='rows'][arguments.length=2]",
+        message: 'give rows() its row schema (kernel/sql.ts), so the rows are checked rather than trusted',
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/.next/**', '**/dist/**', '**/drizzle/**', '**/*.config.*', '**/next-env.d.ts', '**/test-results/**'] },
   js.configs.recommended,
@@ -66,6 +87,7 @@ export default tseslint.config(
   layer('packages/db', ['@trellis/engine', '@trellis/api', '@trellis/web']),
   layer('packages/engine', ['@trellis/api', '@trellis/web']),
   ...engineLayers,
+  engineQueries,
   layer('packages/api', ['@trellis/web'], [engineDeepImports]),
   layer('packages/cli', ['@trellis/api', '@trellis/web'], [engineDeepImports]),
   layer('workers', ['@trellis/api', '@trellis/web'], [engineDeepImports]),

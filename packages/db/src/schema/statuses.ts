@@ -18,6 +18,11 @@ export const SERVICE_JOB_STATUSES = ['waiting', 'claimed', 'done', 'failed', 'ex
 /** One service job status. */
 export type ServiceJobStatus = (typeof SERVICE_JOB_STATUSES)[number];
 
+/** `approvals.status` (see approvals.ts): waiting for a person, decided, or cancelled with its run. */
+export const APPROVAL_STATUSES = ['pending', 'approved', 'rejected', 'cancelled'] as const;
+/** One approval status. */
+export type ApprovalStatus = (typeof APPROVAL_STATUSES)[number];
+
 /** True when `s` is a run status (a filter from a request may name anything). */
 export function isRunStatus(s: string): s is RunStatus {
   return (RUN_STATUSES as readonly string[]).includes(s);

@@ -6,6 +6,8 @@
  * naming the member, the person and their comment. Who decided what and when is kept on the
  * approval and in the item's history.
  */
+import { APPROVAL_STATUSES } from '@trellis/db/schema/statuses';
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
@@ -16,6 +18,7 @@ import { failRun, finalizeRuns } from '../process/run-end';
 import type { Engine } from '../kernel/engine';
 import { rows } from '../kernel/sql';
 import { approvalItemId } from '../lifecycle/park-approval';
+import { msgStatus } from '../kernel/statuses';
 
 /** What {@link decideApproval} needs. `comment` is required for a rejection (it goes in the sentence). */
 export interface DecideApprovalInput {
@@ -35,16 +38,17 @@ export interface DecideApprovalResult {
   published: number;
 }
 
-interface ApprovalRow {
-  id: string;
-  run_id: string;
-  mesh_id: string;
-  member: string;
-  member_label: string | null;
-  children: ChildRow[];
-  leaf: { value: unknown } | null;
-  status: string;
-}
+const ApprovalRow = z.object({
+  id: z.string(),
+  run_id: z.string(),
+  mesh_id: z.string(),
+  member: z.string(),
+  member_label: z.string().nullable(),
+  // jsonb lifecycle/park-approval.ts wrote from ChildRow values.
+  children: z.custom<ChildRow[]>(Array.isArray, 'expected the parked children (a JSON array)'),
+  leaf: z.object({ value: z.unknown() }).nullable(),
+  status: z.enum(APPROVAL_STATUSES),
+});
 
 /**
  * Approves or rejects a pending approval.
@@ -55,15 +59,15 @@ export async function decideApproval(engine: Engine, input: DecideApprovalInput)
   const comment = input.comment?.trim() ?? '';
   if (input.decision === 'reject' && comment === '') throw new ActionRefusedError('comment: say why the output is rejected');
   // Read before the transaction: the embedded database allows no query beside an open one.
-  const [who] = await rows<{ name: string }>(engine.db, sql`select name from users where id = ${input.userId}`);
+  const [who] = await rows(engine.db, sql`select name from users where id = ${input.userId}`, z.object({ name: z.string() }));
   if (!who) throw new ActionNotFoundError(`user ${input.userId}`);
   const status = input.decision === 'approve' ? 'approved' : 'rejected';
   const itemId = approvalItemId(input.approvalId);
   const outcome = await engine.db.transaction(async (tx) => {
-    const [a] = await rows<ApprovalRow>(tx, sql`select id, run_id, mesh_id, member, member_label, children, leaf, status from approvals where id = ${input.approvalId} for update`);
+    const [a] = await rows(tx, sql`select id, run_id, mesh_id, member, member_label, children, leaf, status from approvals where id = ${input.approvalId} for update`, ApprovalRow);
     if (!a) throw new ActionNotFoundError(`approval ${input.approvalId}`);
     if (a.status !== 'pending') throw new ActionRefusedError(`this output was already ${a.status}`);
-    const [run] = await rows<{ status: string }>(tx, sql`select status from runs where id = ${a.run_id} for update`);
+    const [run] = await rows(tx, sql`select status from runs where id = ${a.run_id} for update`, z.object({ status: z.string() }));
     if (input.decision === 'approve' && run?.status !== 'running' && run?.status !== 'stalled') {
       throw new ActionRefusedError(`run ${a.run_id} has ended (${run?.status ?? 'missing'}); its parked output can no longer be published`);
     }
@@ -73,7 +77,7 @@ export async function decideApproval(engine: Engine, input: DecideApprovalInput)
     );
     let inserted: ChildRow[] = [];
     if (input.decision === 'approve') {
-      await tx.execute(sql`update messages set status = 'done', finished_at = now() where id = ${a.id} and status = 'parked'`);
+      await tx.execute(sql`update messages set status = ${msgStatus('done')}, finished_at = now() where id = ${a.id} and status = ${msgStatus('parked')}`);
       inserted = a.children.length === 0 ? [] : await insertChildren(tx, a.children);
       if (a.leaf) await writeLeaves(tx, [{ id: a.id, runId: a.run_id, value: a.leaf.value }]);
       await tx.execute(sql`update runs set moved_at = now() where id = ${a.run_id}`);
@@ -81,7 +85,7 @@ export async function decideApproval(engine: Engine, input: DecideApprovalInput)
       const where = a.member_label ?? a.member;
       const said = `${who.name} rejected the output of ${where}: ${comment}`;
       await tx.execute(
-        sql`update messages set status = 'dead', finished_at = now(), error = ${said} where id = ${a.id} and status = 'parked'`,
+        sql`update messages set status = ${msgStatus('dead')}, finished_at = now(), error = ${said} where id = ${a.id} and status = ${msgStatus('parked')}`,
       );
       await failRun(tx, a.run_id, { cause: 'input_rejected', member: a.member, memberLabel: where, detail: `${who.name} rejected its output: ${comment}` });
     }

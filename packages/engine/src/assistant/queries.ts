@@ -3,9 +3,12 @@
  * model (through tool calls) both answer only from these; nothing here is written by a model.
  * Every figure an answer shows comes from one of these results.
  */
+import type { MessageStatus } from '@trellis/db/schema/statuses';
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { causeInfo, isCause } from '@trellis/mesh/causes';
-import { rows, type Queryable } from '../kernel/sql';
+import { rows, type Queryable, timestamp } from '../kernel/sql';
+import { approvalStatus, msgStatus, msgStatuses, runStatus, runStatuses } from '../kernel/statuses';
 
 /** Start of today (UTC midnight) for `now`. */
 export function startOfTodayUtc(now = new Date()): Date {
@@ -33,7 +36,7 @@ export interface FailureGroup {
  * largest group first. A run counts where it ended (`ended_at`), a stalled one where it last moved.
  */
 export async function failuresSince(db: Queryable, since: Date = startOfTodayUtc()): Promise<FailureGroup[]> {
-  const found = await rows<{ mesh_name: string; cause: string; runs: number; members: string[] | null; sentence: string | null; last_at: string; samples: string[] }>(
+  const found = await rows(
     db,
     sql`select mesh_name, coalesce(cause, status) as cause, count(*)::int as runs,
                array_remove(array_agg(distinct cause_member), null) as members,
@@ -41,9 +44,10 @@ export async function failuresSince(db: Queryable, since: Date = startOfTodayUtc
                max(coalesce(ended_at, moved_at))::text as last_at,
                (array_agg(id order by coalesce(ended_at, moved_at) desc))[1:3] as samples
           from runs
-         where status in ('failed', 'stalled') and coalesce(ended_at, moved_at) >= ${since.toISOString()}::timestamptz
+         where status in ${runStatuses('failed', 'stalled')} and coalesce(ended_at, moved_at) >= ${since.toISOString()}::timestamptz
          group by mesh_name, coalesce(cause, status)
          order by count(*) desc, mesh_name, 2`,
+    z.object({ mesh_name: z.string(), cause: z.string(), runs: z.number(), members: z.array(z.string()).nullable(), sentence: z.string().nullable(), last_at: z.string(), samples: z.array(z.string()) }),
   );
   return found.map((r) => ({
     meshName: r.mesh_name,
@@ -58,13 +62,15 @@ export async function failuresSince(db: Queryable, since: Date = startOfTodayUtc
 }
 
 /** A message of a failed run that did not finish: dead-lettered or lost, with its own reason. */
-export interface BrokenMessage {
-  id: string;
-  member: string;
-  status: 'dead' | 'lost';
-  attempts: number;
-  error: string | null;
-}
+export const BrokenMessage = z.object({
+  id: z.string(),
+  member: z.string(),
+  status: z.enum(['dead', 'lost'] as const satisfies readonly MessageStatus[]),
+  attempts: z.number(),
+  error: z.string().nullable(),
+});
+/** A dead-lettered or lost message of a failed run. */
+export type BrokenMessage = z.output<typeof BrokenMessage>;
 
 /** Why a run failed: its cause, member, sentence, and its dead-lettered and lost messages. */
 export interface RunFailure {
@@ -83,26 +89,27 @@ export interface RunFailure {
 
 /** Why run `runId` failed (or that it did not), or null when there is no such run. */
 export async function whyRunFailed(db: Queryable, runId: string): Promise<RunFailure | null> {
-  const [r] = await rows<{
-    id: string;
-    mesh_name: string;
-    mesh_version: number;
-    status: string;
-    cause: string | null;
-    cause_member: string | null;
-    cause_message: string | null;
-    dead: number;
-    lost: number;
-    broken: BrokenMessage[] | null;
-  }>(
+  const [r] = await rows(
     db,
     sql`select r.id, r.mesh_name, r.mesh_version, r.status, r.cause, r.cause_member, r.cause_message,
-               (select count(*)::int from messages m where m.run_id = r.id and m.status = 'dead') as dead,
-               (select count(*)::int from messages m where m.run_id = r.id and m.status = 'lost') as lost,
+               (select count(*)::int from messages m where m.run_id = r.id and m.status = ${msgStatus('dead')}) as dead,
+               (select count(*)::int from messages m where m.run_id = r.id and m.status = ${msgStatus('lost')}) as lost,
                (select json_agg(json_build_object('id', b.id, 'member', b.member, 'status', b.status, 'attempts', b.attempts, 'error', b.error))
                   from (select id, member, status, attempts, error from messages m
-                         where m.run_id = r.id and m.status in ('dead', 'lost') order by created_at, id limit 20) b) as broken
+                         where m.run_id = r.id and m.status in ${msgStatuses('dead', 'lost')} order by created_at, id limit 20) b) as broken
           from runs r where r.id = ${runId}`,
+    z.object({
+      id: z.string(),
+      mesh_name: z.string(),
+      mesh_version: z.number(),
+      status: z.string(),
+      cause: z.string().nullable(),
+      cause_member: z.string().nullable(),
+      cause_message: z.string().nullable(),
+      dead: z.number(),
+      lost: z.number(),
+      broken: z.array(BrokenMessage).nullable(),
+    }),
   );
   if (!r) return null;
   return {
@@ -133,11 +140,12 @@ export interface StalledRun {
 
 /** Runs flagged stalled right now, the longest-quiet first (at most 50). */
 export async function stalledRuns(db: Queryable): Promise<StalledRun[]> {
-  const found = await rows<{ id: string; mesh_name: string; cause_member: string | null; cause_message: string | null; moved_at: string; open: number }>(
+  const found = await rows(
     db,
     sql`select r.id, r.mesh_name, r.cause_member, r.cause_message, r.moved_at::text as moved_at,
-               (select count(*)::int from messages m where m.run_id = r.id and m.status in ('pending', 'running', 'parked')) as open
-          from runs r where r.status = 'stalled' order by r.moved_at limit 50`,
+               (select count(*)::int from messages m where m.run_id = r.id and m.status in ${msgStatuses('pending', 'running', 'parked')}) as open
+          from runs r where r.status = ${runStatus('stalled')} order by r.moved_at limit 50`,
+    z.object({ id: z.string(), mesh_name: z.string(), cause_member: z.string().nullable(), cause_message: z.string().nullable(), moved_at: z.string(), open: z.number() }),
   );
   return found.map((r) => ({ runId: r.id, meshName: r.mesh_name, member: r.cause_member, sentence: r.cause_message, movedAt: new Date(r.moved_at), open: r.open }));
 }
@@ -153,14 +161,15 @@ export interface LostGroup {
 
 /** Messages declared lost since `since` (default today, UTC), by mesh and member. */
 export async function lostMessagesSince(db: Queryable, since: Date = startOfTodayUtc()): Promise<LostGroup[]> {
-  const found = await rows<{ mesh_name: string; member: string; messages: number; runs: number; last_at: string }>(
+  const found = await rows(
     db,
     sql`select r.mesh_name, m.member, count(*)::int as messages, count(distinct m.run_id)::int as runs,
                max(coalesce(m.finished_at, m.created_at))::text as last_at
           from messages m join runs r on r.id = m.run_id
-         where m.status = 'lost' and coalesce(m.finished_at, m.created_at) >= ${since.toISOString()}::timestamptz
+         where m.status = ${msgStatus('lost')} and coalesce(m.finished_at, m.created_at) >= ${since.toISOString()}::timestamptz
          group by r.mesh_name, m.member
          order by count(*) desc, r.mesh_name, m.member`,
+    z.object({ mesh_name: z.string(), member: z.string(), messages: z.number(), runs: z.number(), last_at: z.string() }),
   );
   return found.map((r) => ({ meshName: r.mesh_name, member: r.member, messages: r.messages, runs: r.runs, lastAt: new Date(r.last_at) }));
 }
@@ -175,12 +184,13 @@ export interface ApprovalGroup {
 
 /** Pending approval requests (the `approvals` table), by mesh and member, oldest first. */
 export async function approvalsWaiting(db: Queryable): Promise<ApprovalGroup[]> {
-  const found = await rows<{ mesh_name: string; member: string; waiting: number; oldest_at: string }>(
+  const found = await rows(
     db,
     sql`select mesh_name, coalesce(member_label, member) as member, count(*)::int as waiting, min(created_at)::text as oldest_at
-          from approvals where status = 'pending'
+          from approvals where status = ${approvalStatus('pending')}
          group by mesh_name, coalesce(member_label, member)
          order by min(created_at)`,
+    z.object({ mesh_name: z.string(), member: z.string(), waiting: z.number(), oldest_at: z.string() }),
   );
   return found.map((r) => ({ meshName: r.mesh_name, member: r.member, waiting: r.waiting, oldestAt: new Date(r.oldest_at) }));
 }
@@ -190,15 +200,16 @@ export async function reopenableRunIds(
   db: Queryable,
   filter: { meshName?: string; member?: string; since?: Date; limit?: number },
 ): Promise<string[]> {
-  const found = await rows<{ id: string }>(
+  const found = await rows(
     db,
     sql`select id from runs
-         where status in ('failed', 'stalled')
+         where status in ${runStatuses('failed', 'stalled')}
            and (${filter.meshName ?? null}::text is null or mesh_name = ${filter.meshName ?? null})
            and (${filter.member ?? null}::text is null or cause_member = ${filter.member ?? null})
            and coalesce(ended_at, moved_at) >= ${(filter.since ?? startOfTodayUtc()).toISOString()}::timestamptz
          order by coalesce(ended_at, moved_at) desc
          limit ${Math.min(Math.max(filter.limit ?? 1000, 1), 1000)}`,
+    z.object({ id: z.string() }),
   );
   return found.map((r) => r.id);
 }
@@ -220,12 +231,13 @@ export interface RunMatch {
 export async function runsMatching(db: Queryable, ref: string, limit = 6): Promise<RunMatch[]> {
   const [prefix = '', suffix = ''] = ref.toLowerCase().split('…');
   if (!/^[0-9a-f-]+$/.test(prefix) || (suffix !== '' && !/^[0-9a-f-]+$/.test(suffix))) return [];
-  const found = await rows<{ id: string; mesh_name: string; status: string; created_at: Date | string }>(
+  const found = await rows(
     db,
     sql`select id, mesh_name, status, created_at from runs
          where id like ${`${prefix}%`} and id like ${`%${suffix}`}
          order by created_at desc, id
          limit ${Math.min(Math.max(limit, 1), 100)}`,
+    z.object({ id: z.string(), mesh_name: z.string(), status: z.string(), created_at: timestamp }),
   );
   return found.map((r) => ({ runId: r.id, meshName: r.mesh_name, status: r.status, createdAt: new Date(r.created_at) }));
 }

@@ -4,6 +4,7 @@
  * current UTC day (all runs of the mesh) is read back in one query and handed to the agent as its
  * budget windows (agents/budget.ts), so a budget holds across messages, workers and restarts.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { agentSpend } from '@trellis/db/schema/tools';
@@ -45,14 +46,14 @@ export async function spentSoFar(db: Db, place: SpendPlace, now = new Date()): P
   const tokens = sql`${agentSpend.promptTokens} + ${agentSpend.completionTokens}`;
   const inRun = sql`${agentSpend.runId} = ${place.runId}`;
   const today = sql`${agentSpend.at} >= ${dayStart.toISOString()}::timestamptz`;
-  const [row] = await rows<{ run_tokens: string | null; run_usd: number | null; day_tokens: string | null; day_usd: number | null }>(db, sql`
+  const [row] = await rows(db, sql`
     select sum(${tokens}) filter (where ${inRun}) as run_tokens,
            sum(${agentSpend.costUsd}) filter (where ${inRun}) as run_usd,
            sum(${tokens}) filter (where ${today}) as day_tokens,
            sum(${agentSpend.costUsd}) filter (where ${today}) as day_usd
       from ${agentSpend}
      where ${agentSpend.meshId} = ${place.meshId} and ${agentSpend.member} = ${place.member}
-       and (${inRun} or ${today})`);
+       and (${inRun} or ${today})`, z.object({ run_tokens: z.string().nullable(), run_usd: z.number().nullable(), day_tokens: z.string().nullable(), day_usd: z.number().nullable() }));
   return {
     run: { tokens: Number(row?.run_tokens ?? 0), usd: Number(row?.run_usd ?? 0) },
     day: { tokens: Number(row?.day_tokens ?? 0), usd: Number(row?.day_usd ?? 0) },

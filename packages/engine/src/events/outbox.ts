@@ -4,7 +4,7 @@
  * purpose: subscribers refetch what they show, so an event only says what moved.
  */
 import { sql } from 'drizzle-orm';
-import { rows, type Queryable } from '../kernel/sql';
+import type { Queryable } from '../kernel/sql';
 
 /** What moved. `counts.moved` is added by the pump to every non-empty batch it publishes. */
 export type EngineEventKind = 'run.status' | 'run.failed' | 'item.changed' | 'approval.changed' | 'counts.moved';
@@ -25,8 +25,7 @@ export async function recordEvents(db: Queryable, events: readonly EngineEvent[]
   const list = JSON.stringify(
     events.map((e) => ({ kind: e.kind, run_id: e.runId ?? null, item_id: e.itemId ?? null, mesh_id: e.meshId ?? null, status: e.status ?? null })),
   );
-  await rows(
-    db,
+  await db.execute(
     sql`insert into engine_events (kind, run_id, item_id, mesh_id, status)
         select kind, run_id, item_id, mesh_id, status
           from json_to_recordset(${list}::json) as x(kind text, run_id text, item_id text, mesh_id text, status text)`,

@@ -1,4 +1,5 @@
 /** Publishing the event outbox on Redis pub/sub (run by the orchestrator every tick). */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
 import { rows } from '../kernel/sql';
@@ -16,9 +17,17 @@ const PAGE = 500;
  * @returns how many events it published.
  */
 export async function pumpEvents(engine: Engine): Promise<number> {
-  const taken = await rows<{ id: number | string; kind: EngineEventKind; run_id: string | null; item_id: string | null; mesh_id: string | null; status: string | null }>(
+  const taken = await rows(
     engine.db,
     sql`select id, kind, run_id, item_id, mesh_id, status from engine_events order by id limit ${PAGE}`,
+    z.object({
+      id: z.union([z.number(), z.string()]),
+      kind: z.custom<EngineEventKind>((v) => typeof v === 'string'),
+      run_id: z.string().nullable(),
+      item_id: z.string().nullable(),
+      mesh_id: z.string().nullable(),
+      status: z.string().nullable(),
+    }),
   );
   if (taken.length === 0) return 0;
   const events: EngineEvent[] = taken.map((e) => ({ kind: e.kind, runId: e.run_id, itemId: e.item_id, meshId: e.mesh_id, status: e.status }));

@@ -1,18 +1,47 @@
 /** Raw SQL helpers shared by the hot paths. */
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Db } from '@trellis/db/client';
 
 /** A database or an open transaction: both run queries the same way. */
 export type Queryable = Pick<Db, 'execute'>;
 
 /**
- * Runs `query` and returns its rows typed as `T` (both drivers put them on `.rows`).
- * The caller vouches for `T`: it must match the query's select list.
+ * Runs `query` and returns its rows, each checked against `row` (a zod object naming the select
+ * list's columns as both drivers return them: `int` as number, `bigint` as string, `timestamptz` as
+ * Date, `json`/`jsonb` parsed). Columns the schema does not name are dropped.
+ * @throws RowShapeError naming the row and the column that does not match.
+ *
+ * Without `row` the caller vouches for `T` (tests, and the call sites lint still allows: see
+ * eslint.config.js); both drivers put the rows on `.rows`.
  */
-export async function rows<T>(db: Queryable, query: SQL): Promise<T[]> {
+export async function rows<S extends z.ZodType>(db: Queryable, query: SQL, row: S): Promise<z.output<S>[]>;
+export async function rows<T>(db: Queryable, query: SQL): Promise<T[]>;
+export async function rows(db: Queryable, query: SQL, row?: z.ZodType): Promise<unknown[]> {
   const result: unknown = await db.execute(query);
-  return (result as { rows: T[] }).rows;
+  const got = (result as { rows: unknown[] }).rows;
+  if (!row) return got;
+  return got.map((r, i) => {
+    const parsed = row.safeParse(r);
+    if (!parsed.success) throw new RowShapeError(i, parsed.error);
+    return parsed.data;
+  });
 }
+
+/** A query returned a row its schema refuses: the query and its schema disagree (a bug, not bad input). */
+export class RowShapeError extends Error {
+  constructor(
+    /** The row's index in the result, from 0. */
+    readonly index: number,
+    cause: z.ZodError,
+  ) {
+    super(`row ${index} of a query does not match its row schema: ${z.prettifyError(cause)}`, { cause });
+    this.name = 'RowShapeError';
+  }
+}
+
+/** A `timestamptz` column: a Date from either driver, or text when the query casts it. */
+export const timestamp = z.union([z.date(), z.string()]);
 
 /** Postgres error codes worth a retry of the whole transaction. */
 const RETRYABLE = new Set(['40001', '40P01']);

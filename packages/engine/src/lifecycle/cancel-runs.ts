@@ -1,8 +1,10 @@
 /** Cancelling runs inside a transaction: a run with its open work, and the child runs below it. */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { recordEvents } from '../events/outbox';
 import { rows, textArray, type Queryable } from '../kernel/sql';
 import { approvalItemId } from './park-approval';
+import { approvalStatus, jobStatus, jobStatuses, msgStatus, msgStatuses, runStatus, runStatuses } from '../kernel/statuses';
 
 /**
  * Inside `tx`: cancels the running or stalled child runs (nested meshes) of `parentIds`, all the
@@ -11,13 +13,14 @@ import { approvalItemId } from './park-approval';
  */
 export async function cancelChildRuns(tx: Queryable, parentIds: readonly string[], sentence: string): Promise<{ runs: string[]; messages: number }> {
   if (parentIds.length === 0) return { runs: [], messages: 0 };
-  const children = await rows<{ id: string }>(
+  const children = await rows(
     tx,
     sql`with recursive tree(id) as (
-           select id from runs where parent_run_id = any(${textArray(parentIds)}) and status in ('running', 'stalled', 'queued')
+           select id from runs where parent_run_id = any(${textArray(parentIds)}) and status in ${runStatuses('running', 'stalled', 'queued')}
            union
-           select r.id from runs r join tree t on r.parent_run_id = t.id where r.status in ('running', 'stalled', 'queued'))
+           select r.id from runs r join tree t on r.parent_run_id = t.id where r.status in ${runStatuses('running', 'stalled', 'queued')})
         select id from tree`,
+    z.object({ id: z.string() }),
   );
   if (children.length === 0) return { runs: [], messages: 0 };
   return endRuns(tx, children.map((c) => c.id), sentence);
@@ -29,30 +32,33 @@ export async function cancelChildRuns(tx: Queryable, parentIds: readonly string[
  * @returns the runs it cancelled and how many of their messages.
  */
 export async function endRuns(tx: Queryable, runIds: readonly string[], sentence: string): Promise<{ runs: string[]; messages: number }> {
-  const ended = await rows<{ id: string; mesh_id: string }>(
+  const ended = await rows(
     tx,
-    sql`update runs set status = 'cancelled', cause = null, cause_member = null, cause_message = ${sentence},
+    sql`update runs set status = ${runStatus('cancelled')}, cause = null, cause_member = null, cause_message = ${sentence},
                ended_at = now(), moved_at = now()
-         where id = any(${textArray(runIds)}) and status in ('running', 'stalled', 'queued')
+         where id = any(${textArray(runIds)}) and status in ${runStatuses('running', 'stalled', 'queued')}
      returning id, mesh_id`,
+    z.object({ id: z.string(), mesh_id: z.string() }),
   );
   const ids = ended.map((r) => r.id);
   if (ids.length === 0) return { runs: [], messages: 0 };
-  const msgs = await rows<{ id: string }>(
+  const msgs = await rows(
     tx,
-    sql`update messages set status = 'cancelled', finished_at = now(), lease_until = null
-         where run_id = any(${textArray(ids)}) and status in ('pending', 'running', 'parked')
+    sql`update messages set status = ${msgStatus('cancelled')}, finished_at = now(), lease_until = null
+         where run_id = any(${textArray(ids)}) and status in ${msgStatuses('pending', 'running', 'parked')}
      returning id`,
+    z.object({ id: z.string() }),
   );
   await tx.execute(
-    sql`update service_jobs set status = 'expired', error = 'its run was cancelled', finished_at = now()
-         where run_id = any(${textArray(ids)}) and status in ('waiting', 'claimed')`,
+    sql`update service_jobs set status = ${jobStatus('expired')}, error = 'its run was cancelled', finished_at = now()
+         where run_id = any(${textArray(ids)}) and status in ${jobStatuses('waiting', 'claimed')}`,
   );
-  const approvals = await rows<{ id: string; mesh_id: string }>(
+  const approvals = await rows(
     tx,
-    sql`update approvals set status = 'cancelled', decided_at = now(), comment = ${sentence}
-         where run_id = any(${textArray(ids)}) and status = 'pending'
+    sql`update approvals set status = ${approvalStatus('cancelled')}, decided_at = now(), comment = ${sentence}
+         where run_id = any(${textArray(ids)}) and status = ${approvalStatus('pending')}
      returning id, mesh_id`,
+    z.object({ id: z.string(), mesh_id: z.string() }),
   );
   if (approvals.length > 0) {
     const items = approvals.map((a) => approvalItemId(a.id));

@@ -4,11 +4,13 @@
  * are kept on an `approvals` row, with an Action Center item, in the delivery transaction. No worker
  * waits; {@link decideApproval} (./decide.ts) publishes them or fails the run.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { recordEvents } from '../events/outbox';
 import type { Claimed, ChildRow } from '../process/types';
 import type { Plan } from '../plan/plan';
-import { rows, textArray, type Queryable } from '../kernel/sql';
+import { rows, textArray, type Queryable, timestamp } from '../kernel/sql';
+import { approvalStatus, msgStatus } from '../kernel/statuses';
 
 /** One message whose output waits for a person. */
 export interface ParkedOutput {
@@ -37,7 +39,7 @@ export function approvalItemId(approvalId: string): string {
 export async function parkForApproval(tx: Queryable, parked: readonly ParkedOutput[]): Promise<void> {
   if (parked.length === 0) return;
   await tx.execute(
-    sql`update messages set status = 'parked', finished_at = null
+    sql`update messages set status = ${msgStatus('parked')}, finished_at = null
          where id = any(${textArray(parked.map((p) => p.msg.id))})`,
   );
   const list = JSON.stringify(
@@ -53,24 +55,26 @@ export async function parkForApproval(tx: Queryable, parked: readonly ParkedOutp
     })),
   );
   // Decisions a re-park replaces (read before the upsert below overwrites them).
-  const decided = await rows<{ id: string; status: string; decided_by: string | null; decided_at: Date | string | null; comment: string | null }>(
+  const decided = await rows(
     tx,
     sql`select id, status, decided_by, decided_at, comment from approvals
-         where id = any(${textArray(parked.map((p) => p.msg.id))}) and status <> 'pending' for update`,
+         where id = any(${textArray(parked.map((p) => p.msg.id))}) and status <> ${approvalStatus('pending')} for update`,
+    z.object({ id: z.string(), status: z.string(), decided_by: z.string().nullable(), decided_at: timestamp.nullable(), comment: z.string().nullable() }),
   );
   const previous = new Map(decided.map((d) => [d.id, d]));
-  const fresh = await rows<{ id: string; run_id: string; mesh_id: string; mesh_name: string; member: string; member_label: string | null }>(
+  const fresh = await rows(
     tx,
     sql`insert into approvals (id, run_id, mesh_id, mesh_name, member, member_label, children, leaf)
         select id, run_id, mesh_id, mesh_name, member, member_label, children, leaf
           from json_to_recordset(${list}::json)
                as x(id text, run_id text, mesh_id text, mesh_name text, member text, member_label text, children jsonb, leaf jsonb)
         on conflict (id) do update
-           set status = 'pending', decided_by = null, decided_at = null, comment = null, created_at = now(),
+           set status = ${approvalStatus('pending')}, decided_by = null, decided_at = null, comment = null, created_at = now(),
                mesh_name = excluded.mesh_name, member_label = excluded.member_label,
                children = excluded.children, leaf = excluded.leaf
-         where approvals.status <> 'pending'
+         where approvals.status <> ${approvalStatus('pending')}
         returning id, run_id, mesh_id, mesh_name, member, member_label`,
+    z.object({ id: z.string(), run_id: z.string(), mesh_id: z.string(), mesh_name: z.string(), member: z.string(), member_label: z.string().nullable() }),
   );
   if (fresh.length === 0) return;
   const items = JSON.stringify(

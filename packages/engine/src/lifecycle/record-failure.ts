@@ -3,6 +3,7 @@
  * open item takes it in (or a new item opens), in the same transaction as the failure. Called from
  * `failRun` (process/run-end.ts) and the stall detector (runtime/sweep.ts), never from a page load.
  */
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import type { Cause } from '@trellis/mesh/causes';
@@ -24,7 +25,7 @@ export interface GroupFailure {
  * @returns the item id, or null when there is no such run.
  */
 export async function recordRunFailure(db: Queryable, runId: string, failure: GroupFailure): Promise<string | null> {
-  const [item] = await rows<{ id: string; created: boolean; mesh_id: string }>(
+  const [item] = await rows(
     db,
     sql`insert into action_items (id, kind, mesh_id, mesh_name, cause, member, member_label, detail)
         select ${randomUUID()}, 'failure', r.mesh_id, r.mesh_name, ${failure.cause}, ${failure.member ?? null},
@@ -34,12 +35,14 @@ export async function recordRunFailure(db: Queryable, runId: string, failure: Gr
         do update set member = excluded.member, member_label = excluded.member_label, detail = excluded.detail,
                       mesh_name = excluded.mesh_name, last_seen = now(), updated_at = now()
         returning id, (xmax = 0) as created, mesh_id`,
+    z.object({ id: z.string(), created: z.boolean(), mesh_id: z.string() }),
   );
   if (!item) return null;
-  const added = await rows<{ run_id: string }>(
+  const added = await rows(
     db,
     sql`insert into action_item_runs (item_id, run_id) values (${item.id}, ${runId})
         on conflict do nothing returning run_id`,
+    z.object({ run_id: z.string() }),
   );
   if (added.length > 0) {
     await db.execute(

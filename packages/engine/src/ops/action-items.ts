@@ -3,12 +3,14 @@
  * runs they cover and their history, and act on them: acknowledge, assign, note a re-open, resolve
  * with a comment. Every action is recorded in `action_item_history` (who, when, what).
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { causeInfo, causeSentence, isCause, type CauseSeverity } from '@trellis/mesh/causes';
 import type { Db } from '@trellis/db/client';
 import { recordEvents } from '../events/outbox';
 import { rows } from '../kernel/sql';
 import { ActionNotFoundError, ActionRefusedError } from './errors';
+import { runStatuses } from '../kernel/statuses';
 
 /** A run an item covers, as it stands now. */
 export interface ItemRun {
@@ -63,13 +65,16 @@ export interface ListActionItemsInput {
   limit?: number;
 }
 
-interface ItemRow {
-  id: string; kind: 'failure' | 'approval'; mesh_id: string; mesh_name: string; cause: string | null; member: string | null;
-  member_label: string | null; detail: string | null; state: ActionItemView['state']; assignee: string | null; assignee_name: string | null;
-  run_count: number; still_failing: number; first_seen: Date; last_seen: Date; resolved_at: Date | null; resolution: string | null;
-  approval_id: string | null; a_status: string | null; a_run: string | null; a_children: { payload: unknown }[] | null; a_leaf: { value: unknown } | null;
-  a_by: string | null; a_at: Date | null; a_comment: string | null;
-}
+const text = z.string();
+const ItemRow = z.object({
+  id: text, kind: z.enum(['failure', 'approval']), mesh_id: text, mesh_name: text, cause: text.nullable(), member: text.nullable(),
+  member_label: text.nullable(), detail: text.nullable(), state: z.custom<ActionItemView['state']>((v) => typeof v === 'string', 'expected an item state'),
+  assignee: text.nullable(), assignee_name: text.nullable(),
+  run_count: z.number(), still_failing: z.number(), first_seen: z.coerce.date(), last_seen: z.coerce.date(), resolved_at: z.coerce.date().nullable(), resolution: text.nullable(),
+  approval_id: text.nullable(), a_status: text.nullable(), a_run: text.nullable(),
+  a_children: z.array(z.object({ payload: z.unknown() })).nullable(), a_leaf: z.object({ value: z.unknown() }).nullable(),
+  a_by: text.nullable(), a_at: z.coerce.date().nullable(), a_comment: text.nullable(),
+});
 
 const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 
@@ -77,12 +82,12 @@ const asDate = (v: Date | string): Date => (v instanceof Date ? v : new Date(v))
 export async function listActionItems(db: Db, input: ListActionItemsInput = {}): Promise<ActionItemView[]> {
   const state = input.state ?? 'active';
   const limit = Math.min(Math.max(input.limit ?? 100, 1), 500);
-  const items = await rows<ItemRow>(
+  const items = await rows(
     db,
     sql`select i.id, i.kind, i.mesh_id, i.mesh_name, i.cause, i.member, i.member_label, i.detail, i.state, i.assignee,
                u.name as assignee_name, i.run_count, i.first_seen, i.last_seen, i.resolved_at, i.resolution, i.approval_id,
                (select count(*)::int from action_item_runs ir join runs r on r.id = ir.run_id
-                 where ir.item_id = i.id and r.status in ('failed', 'stalled')) as still_failing,
+                 where ir.item_id = i.id and r.status in ${runStatuses('failed', 'stalled')}) as still_failing,
                a.status as a_status, a.run_id as a_run, a.children as a_children, a.leaf as a_leaf,
                du.name as a_by, a.decided_at as a_at, a.comment as a_comment
           from action_items i
@@ -93,23 +98,26 @@ export async function listActionItems(db: Db, input: ListActionItemsInput = {}):
            and (${input.kind ?? null}::text is null or i.kind = ${input.kind ?? null})
          order by i.last_seen desc, i.id
          limit ${limit}`,
+    ItemRow,
   );
   if (items.length === 0) return [];
   const ids = items.map((i) => i.id);
   const idList = `{${ids.map((id) => `"${id}"`).join(',')}}`;
-  const runRows = await rows<{ item_id: string; id: string; status: string; cause: string | null; input_name: string | null; added_at: Date }>(
+  const runRows = await rows(
     db,
     sql`select x.item_id, r.id, r.status, r.cause, r.input_name, x.added_at
           from unnest(${idList}::text[]) as i(id)
           cross join lateral (select item_id, run_id, added_at from action_item_runs where item_id = i.id order by added_at desc limit 50) x
           join runs r on r.id = x.run_id`,
+    z.object({ item_id: z.string(), id: z.string(), status: z.string(), cause: z.string().nullable(), input_name: z.string().nullable(), added_at: z.coerce.date() }),
   );
-  const historyRows = await rows<{ item_id: string; action: string; actor: string | null; actor_name: string | null; detail: unknown; at: Date }>(
+  const historyRows = await rows(
     db,
     sql`select h.item_id, h.action, h.actor, u.name as actor_name, h.detail, h.at
           from action_item_history h left join users u on u.id = h.actor
          where h.item_id = any(${idList}::text[]) and h.action <> 'run_added'
          order by h.id`,
+    z.object({ item_id: z.string(), action: z.string(), actor: z.string().nullable(), actor_name: z.string().nullable(), detail: z.unknown(), at: z.coerce.date() }),
   );
   return items.map((i) => {
     const cause = i.cause !== null && isCause(i.cause) ? i.cause : null;
@@ -169,7 +177,7 @@ export type ItemAction =
  *   resolved already, an approval item is resolved by hand, or a resolve comes without a comment.
  */
 export async function actOnItem(db: Db, input: { itemId: string; userId: string } & ItemAction): Promise<{ id: string; state: string }> {
-  const [item] = await rows<{ id: string; kind: string; state: string; mesh_id: string }>(db, sql`select id, kind, state, mesh_id from action_items where id = ${input.itemId}`);
+  const [item] = await rows(db, sql`select id, kind, state, mesh_id from action_items where id = ${input.itemId}`, z.object({ id: z.string(), kind: z.string(), state: z.string(), mesh_id: z.string() }));
   if (!item) throw new ActionNotFoundError(`action item ${input.itemId}`);
   if (item.state === 'resolved') throw new ActionRefusedError('this item is resolved already');
   let detail: Record<string, unknown> = {};
@@ -179,7 +187,7 @@ export async function actOnItem(db: Db, input: { itemId: string; userId: string 
       change = sql`state = 'acknowledged'`;
       break;
     case 'assign': {
-      const [u] = await rows<{ id: string; name: string }>(db, sql`select id, name from users where id = ${input.assignee}`);
+      const [u] = await rows(db, sql`select id, name from users where id = ${input.assignee}`, z.object({ id: z.string(), name: z.string() }));
       if (!u) throw new ActionNotFoundError(`user ${input.assignee} (assignee)`);
       change = sql`assignee = ${u.id}`;
       detail = { assignee: u.id, name: u.name };
@@ -200,9 +208,10 @@ export async function actOnItem(db: Db, input: { itemId: string; userId: string 
       break;
   }
   return db.transaction(async (tx) => {
-    const [after] = await rows<{ id: string; state: string }>(
+    const [after] = await rows(
       tx,
       sql`update action_items set ${change}, updated_at = now() where id = ${item.id} and state <> 'resolved' returning id, state`,
+      z.object({ id: z.string(), state: z.string() }),
     );
     if (!after) throw new ActionRefusedError('this item is resolved already');
     const action = { acknowledge: 'acknowledged', assign: 'assigned', resolve: 'resolved', reopened: 'reopened' }[input.action];

@@ -5,10 +5,12 @@
  * generate_series for the empty buckets). A failed run is placed at its end, a stalled one at its
  * last movement.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { causeInfo, causeSentence, isCause, type Cause, type CauseSeverity } from '@trellis/mesh/causes';
 import type { Db } from '@trellis/db/client';
-import { rows } from '../kernel/sql';
+import { rows, timestamp } from '../kernel/sql';
+import { runStatuses } from '../kernel/statuses';
 
 /** The window, `from` inclusive, `to` exclusive. */
 export interface FeedInput {
@@ -61,17 +63,13 @@ export async function exceptionsFeed(db: Db, input: FeedInput): Promise<Feed> {
   if (!(span > 0)) throw new Error('to: expected a time after from');
   if (span > 366 * 86_400_000) throw new Error('from/to: expected a window of at most 366 days');
   const bucket = span <= 48 * 3_600_000 ? 'hour' : 'day';
-  const got = await rows<{
-    mesh_id: string; mesh_name: string; cause: string; n: number; first_seen: string | Date; last_seen: string | Date;
-    member: string | null; samples: { id: string; at: string; sentence: string | null; input_name: string | null }[] | null;
-    trend: number[]; buckets: (string | Date)[];
-  }>(
+  const got = await rows(
     db,
     sql`with hit as (
           select r.id, r.mesh_id, r.mesh_name, r.cause, r.cause_member, r.cause_message, r.input_name,
                  coalesce(r.ended_at, r.moved_at) as at
             from runs r
-           where r.cause is not null and r.status in ('failed', 'stalled')
+           where r.cause is not null and r.status in ${runStatuses('failed', 'stalled')}
              and coalesce(r.ended_at, r.moved_at) >= ${input.from.toISOString()}::timestamptz
              and coalesce(r.ended_at, r.moved_at) < ${input.to.toISOString()}::timestamptz
              and (${input.meshId ?? null}::text is null or r.mesh_id = ${input.meshId ?? null})
@@ -101,6 +99,18 @@ export async function exceptionsFeed(db: Db, input: FeedInput): Promise<Feed> {
                           where v.mesh_id = g.mesh_id and mm ->> 'id' = g.member order by v.version desc limit 1), g.member) as member,
                (select to_json(array_agg(b.start order by b.start)) from b) as buckets
           from g join t on t.mesh_id = g.mesh_id and t.cause = g.cause`,
+    z.object({
+      mesh_id: z.string(),
+      mesh_name: z.string(),
+      cause: z.string(),
+      n: z.number(),
+      first_seen: timestamp,
+      last_seen: timestamp,
+      member: z.string().nullable(),
+      samples: z.array(z.object({ id: z.string(), at: z.string(), sentence: z.string().nullable(), input_name: z.string().nullable() })).nullable(),
+      trend: z.array(z.number()),
+      buckets: z.array(timestamp),
+    }),
   );
   const groups: FeedGroup[] = [];
   let buckets: Date[] = [];

@@ -9,10 +9,12 @@
  * `running` with `attempts + 1` and a lease (process/lease.ts) before they execute, so the trail shows
  * a delivery in progress and a second delivery of the same message waits for the first.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { parseFrames } from '../plan/frames';
 import { rows, type Queryable, textArray } from '../kernel/sql';
-import type { Claimed } from './types';
+import { ClaimedRow, type Claimed } from './types';
+import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
 
 /** What a job tells a worker: which message, of which run, for which member. */
 export interface Delivery {
@@ -22,9 +24,7 @@ export interface Delivery {
   member: string;
 }
 
-interface Row extends Omit<Claimed, 'frames'> {
-  frames: unknown;
-}
+type Row = z.output<typeof ClaimedRow>;
 
 const RETURNING = sql`m.id, m.run_id as "runId", m.member, m.pool, m.seq, m.depth, m.frames, m.void, m.payload,
   m.attempts, r.mesh_id as "meshId", r.mesh_version as "meshVersion"`;
@@ -40,15 +40,16 @@ function toClaimed(r: Row): Claimed {
  */
 export async function completeLight(tx: Queryable, ids: readonly string[]): Promise<Claimed[]> {
   if (ids.length === 0) return [];
-  const got = await rows<Row>(
+  const got = await rows(
     tx,
     sql`update messages m
-           set status = 'done', attempts = m.attempts + (m.status = 'pending')::int,
+           set status = ${msgStatus('done')}, attempts = m.attempts + (m.status = ${msgStatus('pending')})::int,
                started_at = coalesce(m.started_at, now()), finished_at = now(), error = null
           from runs r
-         where m.id = any(${textArray(ids)}) and m.status in ('pending', 'running')
-           and r.id = m.run_id and r.status in ('running', 'stalled')
+         where m.id = any(${textArray(ids)}) and m.status in ${msgStatuses('pending', 'running')}
+           and r.id = m.run_id and r.status in ${runStatuses('running', 'stalled')}
      returning ${RETURNING}`,
+    ClaimedRow,
   );
   return got.map(toClaimed);
 }
@@ -56,7 +57,7 @@ export async function completeLight(tx: Queryable, ids: readonly string[]): Prom
 /** Undoes {@link completeLight} for messages whose step threw: they stay delivered, not done. */
 export async function reopenFailed(tx: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await tx.execute(sql`update messages set status = 'running', finished_at = null where id = any(${textArray(ids)})`);
+  await tx.execute(sql`update messages set status = ${msgStatus('running')}, finished_at = null where id = any(${textArray(ids)})`);
 }
 
 /** A heavy message this delivery claimed, with the fencing token of its lease. */
@@ -80,26 +81,28 @@ export interface HeavyClaims {
  */
 export async function claimHeavy(db: Queryable, ids: readonly string[], owner: string, leaseMs: number): Promise<HeavyClaims> {
   if (ids.length === 0) return { claimed: [], leased: new Map() };
-  const got = await rows<Row & { leaseToken: string }>(
+  const got = await rows(
     db,
-    sql`update messages m set status = 'running', attempts = m.attempts + 1, started_at = now(),
+    sql`update messages m set status = ${msgStatus('running')}, attempts = m.attempts + 1, started_at = now(),
                lease_owner = ${owner}, lease_token = gen_random_uuid()::text,
                lease_until = now() + make_interval(secs => ${leaseMs / 1000})
           from runs r
          where m.id = any(${textArray(ids)})
-           and (m.status = 'pending' or (m.status = 'running' and (m.lease_until is null or m.lease_until < now())))
-           and r.id = m.run_id and r.status in ('running', 'stalled')
+           and (m.status = ${msgStatus('pending')} or (m.status = ${msgStatus('running')} and (m.lease_until is null or m.lease_until < now())))
+           and r.id = m.run_id and r.status in ${runStatuses('running', 'stalled')}
      returning ${RETURNING}, m.lease_token as "leaseToken"`,
+    ClaimedRow.extend({ leaseToken: z.string() }),
   );
   const claimed = got.map((r) => ({ ...toClaimed(r), leaseToken: r.leaseToken }));
   const taken = new Set(claimed.map((c) => c.id));
   const rest = ids.filter((id) => !taken.has(id));
   const leased = new Map<string, number>();
   if (rest.length > 0) {
-    const live = await rows<{ id: string; until_ms: number }>(
+    const live = await rows(
       db,
       sql`select id, (extract(epoch from lease_until) * 1000)::float8 as until_ms from messages
-           where id = any(${textArray(rest)}) and status = 'running' and lease_until >= now()`,
+           where id = any(${textArray(rest)}) and status = ${msgStatus('running')} and lease_until >= now()`,
+      z.object({ id: z.string(), until_ms: z.number() }),
     );
     for (const r of live) leased.set(r.id, Number(r.until_ms));
   }
@@ -114,12 +117,13 @@ export async function claimHeavy(db: Queryable, ids: readonly string[], owner: s
  */
 export async function completeHeavy(tx: Queryable, leases: readonly { id: string; token: string | null }[]): Promise<Set<string>> {
   if (leases.length === 0) return new Set();
-  const got = await rows<{ id: string }>(
+  const got = await rows(
     tx,
-    sql`update messages m set status = 'done', finished_at = now(), error = null, lease_until = null
+    sql`update messages m set status = ${msgStatus('done')}, finished_at = now(), error = null, lease_until = null
           from json_to_recordset(${JSON.stringify(leases)}::json) as x(id text, token text)
-         where m.id = x.id and m.status = 'running' and m.lease_token is not distinct from x.token
+         where m.id = x.id and m.status = ${msgStatus('running')} and m.lease_token is not distinct from x.token
      returning m.id`,
+    z.object({ id: z.string() }),
   );
   return new Set(got.map((r) => r.id));
 }
@@ -128,9 +132,9 @@ export async function completeHeavy(tx: Queryable, leases: readonly { id: string
 export async function cancelEnded(db: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   await db.execute(
-    sql`update messages m set status = 'cancelled', finished_at = now()
+    sql`update messages m set status = ${msgStatus('cancelled')}, finished_at = now()
           from runs r
-         where m.id = any(${textArray(ids)}) and m.status in ('pending', 'running')
-           and r.id = m.run_id and r.status not in ('running', 'stalled')`,
+         where m.id = any(${textArray(ids)}) and m.status in ${msgStatuses('pending', 'running')}
+           and r.id = m.run_id and r.status not in ${runStatuses('running', 'stalled')}`,
   );
 }

@@ -3,6 +3,7 @@
  * child, record leaf outputs, note movement. Set-based: a handful of statements per batch,
  * whatever its size. The caller adds the children's jobs after commit (the rows are the outbox).
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Member } from '@trellis/mesh/schema';
 import { StepError } from '../kernel/errors';
@@ -10,6 +11,7 @@ import type { Frame, Item } from '../plan/frames';
 import type { Plan } from '../plan/plan';
 import { joinMember, kindOf, laneOf } from '../members/index';
 import { filteredId, joinOutputId, messageId } from '../kernel/ids';
+import { msgStatus, runStatus } from '../kernel/statuses';
 import { rows, textArray, type Queryable } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
 import { completeHeavy, completeLight, reopenFailed, type ClaimedHeavy } from './claim';
@@ -172,7 +174,7 @@ export async function commit(
 
 /** Inserts children (an existing id inserts nothing) and returns the ones that are new. */
 export async function insertChildren(tx: Queryable, children: ChildRow[]): Promise<ChildRow[]> {
-  const fresh = await rows<{ id: string }>(
+  const fresh = await rows(
     tx,
     sql`insert into messages (id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload)
         select id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload
@@ -181,6 +183,7 @@ export async function insertChildren(tx: Queryable, children: ChildRow[]): Promi
                     depth int, frames jsonb, void boolean, payload jsonb)
         on conflict (id) do nothing
         returning id`,
+    z.object({ id: z.string() }),
   );
   if (fresh.length === children.length) return children;
   const ids = new Set(fresh.map((r) => r.id));
@@ -221,7 +224,7 @@ function filteredRow(msg: Claimed, d: Dropped): FilteredRow {
 async function insertFiltered(tx: Queryable, list: FilteredRow[]): Promise<void> {
   await tx.execute(
     sql`insert into messages (id, run_id, member, pool, seq, parent_id, depth, frames, payload, status, error, finished_at)
-        select id, run_id, member, pool, seq, parent_id, depth, frames, payload, 'filtered', error, now()
+        select id, run_id, member, pool, seq, parent_id, depth, frames, payload, ${msgStatus('filtered')}, error, now()
           from json_to_recordset(${JSON.stringify(list)}::json)
                as x(id text, run_id text, member text, pool text, seq int, parent_id text, depth int, frames jsonb, payload jsonb, error text)
         on conflict (id) do nothing`,
@@ -266,17 +269,18 @@ function shouldTouch(runIds: readonly string[]): boolean {
  * its Action Center item learns it (lifecycle/clear-stalled.ts).
  */
 async function touchRuns(tx: Queryable, runIds: string[]): Promise<void> {
-  const moved = await rows<{ id: string; was: string }>(
+  const moved = await rows(
     tx,
     sql`with prev as (select id, status from runs where id = any(${textArray(runIds)}) order by id for update)
         update runs r set moved_at = now(),
-               status = case when prev.status = 'stalled' then 'running' else r.status end,
-               cause = case when prev.status = 'stalled' then null else r.cause end,
-               cause_member = case when prev.status = 'stalled' then null else r.cause_member end,
-               cause_message = case when prev.status = 'stalled' then null else r.cause_message end
+               status = case when prev.status = ${runStatus('stalled')} then ${runStatus('running')} else r.status end,
+               cause = case when prev.status = ${runStatus('stalled')} then null else r.cause end,
+               cause_member = case when prev.status = ${runStatus('stalled')} then null else r.cause_member end,
+               cause_message = case when prev.status = ${runStatus('stalled')} then null else r.cause_message end
           from prev
          where r.id = prev.id
      returning r.id, prev.status as was`,
+    z.object({ id: z.string(), was: z.string() }),
   );
   const unstalled = moved.filter((m) => m.was === 'stalled').map((m) => m.id);
   if (unstalled.length > 0) {

@@ -10,10 +10,11 @@ import { parseFrames } from '../plan/frames';
 import { plansForRuns, type Plan } from '../plan/plan';
 import { commit, type CommitResult } from './commit';
 import type { RunEndActions } from '../members/types';
-import type { Claimed } from './types';
+import { ClaimedRow, type Claimed } from './types';
 import type { Engine } from '../kernel/engine';
 import { rows, type Queryable } from '../kernel/sql';
 import { kindOf } from '../members/index';
+import { msgStatus, runStatuses } from '../kernel/statuses';
 
 /** A parked message's run plan, read before the transaction (the embedded database allows one query at a time). */
 export async function planOfMessage(engine: Engine, runId: string): Promise<Plan | undefined> {
@@ -33,14 +34,15 @@ export async function continueParked(
   payload: unknown,
   failRun: RunEndActions['failRun'],
 ): Promise<CommitResult | undefined> {
-  const [row] = await rows<Omit<Claimed, 'frames'> & { frames: unknown }>(
+  const [row] = await rows(
     tx,
-    sql`update messages m set status = 'running', lease_token = null, lease_until = null
+    sql`update messages m set status = ${msgStatus('running')}, lease_token = null, lease_until = null
           from runs r
-         where m.id = ${messageId} and m.status = 'parked'
-           and r.id = m.run_id and r.status in ('running', 'stalled')
+         where m.id = ${messageId} and m.status = ${msgStatus('parked')}
+           and r.id = m.run_id and r.status in ${runStatuses('running', 'stalled')}
      returning m.id, m.run_id as "runId", m.member, m.pool, m.seq, m.depth, m.frames, m.void, m.payload,
                m.attempts, r.mesh_id as "meshId", r.mesh_version as "meshVersion"`,
+    ClaimedRow,
   );
   if (!row) return undefined;
   const msg: Claimed = { ...row, frames: parseFrames(row.frames) };

@@ -1,4 +1,5 @@
 /** What happens to a message whose delivery failed: back to pending for a retry, or dead-lettered. */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Cause } from '@trellis/mesh/causes';
 import { StepError } from '../kernel/errors';
@@ -6,6 +7,7 @@ import type { Engine } from '../kernel/engine';
 import { failRun } from './run-end';
 import { plansForRuns } from '../plan/plan';
 import { rows } from '../kernel/sql';
+import { msgStatus, msgStatuses } from '../kernel/statuses';
 
 /**
  * Whether another attempt could help. A member's own failure (a throwing step, an agent whose
@@ -26,9 +28,9 @@ export function isRetryable(err: Error): boolean {
  */
 export async function releaseForRetry(engine: Engine, messageId: string, err: Error, leaseToken?: string): Promise<void> {
   await engine.db.execute(
-    sql`update messages set status = 'pending', error = ${err.message}, attempts = attempts + (status = 'pending')::int,
+    sql`update messages set status = ${msgStatus('pending')}, error = ${err.message}, attempts = attempts + (status = ${msgStatus('pending')})::int,
                lease_token = null, lease_until = null
-         where id = ${messageId} and status in ('pending', 'running')
+         where id = ${messageId} and status in ${msgStatuses('pending', 'running')}
            and (${leaseToken ?? null}::text is null or lease_token = ${leaseToken ?? null})`,
   );
 }
@@ -41,17 +43,18 @@ export async function releaseForRetry(engine: Engine, messageId: string, err: Er
  */
 export async function deadLetter(engine: Engine, messageId: string, err: Error, cause?: Cause, leaseToken?: string): Promise<boolean> {
   // The label is read before the transaction: the embedded database allows no query beside an open one.
-  const [where] = await rows<{ run_id: string; member: string }>(engine.db, sql`select run_id, member from messages where id = ${messageId}`);
+  const [where] = await rows(engine.db, sql`select run_id, member from messages where id = ${messageId}`, z.object({ run_id: z.string(), member: z.string() }));
   if (!where) return false;
   const label = (await plansForRuns(engine, [where.run_id])).get(where.run_id)?.members.get(where.member)?.label;
   return engine.db.transaction(async (tx) => {
-    const [msg] = await rows<{ run_id: string; member: string; attempts: number }>(
+    const [msg] = await rows(
       tx,
-      sql`update messages set status = 'dead', error = ${err.message}, finished_at = now(),
-                 attempts = attempts + (status = 'pending')::int, lease_until = null
-           where id = ${messageId} and status in ('pending', 'running', 'parked')
+      sql`update messages set status = ${msgStatus('dead')}, error = ${err.message}, finished_at = now(),
+                 attempts = attempts + (status = ${msgStatus('pending')})::int, lease_until = null
+           where id = ${messageId} and status in ${msgStatuses('pending', 'running', 'parked')}
              and (${leaseToken ?? null}::text is null or lease_token = ${leaseToken ?? null})
        returning run_id, member, attempts`,
+      z.object({ run_id: z.string(), member: z.string(), attempts: z.number() }),
     );
     if (!msg) return false;
     const runCause: Cause = cause ?? (err instanceof StepError ? err.cause : 'step_code_failed');

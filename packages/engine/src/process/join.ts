@@ -11,6 +11,7 @@
  * A skipped part (routing dropped it upstream, process/route.ts) counts like an arrived one but is not
  * merged: a join whose every part was skipped fires once with the empty set.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { CombineMember } from '@trellis/mesh/schema';
 import type { Item } from '../plan/frames';
@@ -82,7 +83,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
   );
   const inserted = new Map<string, { received: number; skipped: number }>();
   if (parts.length > 0) {
-    const got = await rows<{ run_id: string; member: string; key: string; skipped: boolean }>(
+    const got = await rows(
       tx,
       sql`insert into join_parts (run_id, member, key, message_id, seq, payload, skipped)
           select run_id, member, key, message_id, seq, coalesce(payload, 'null'::jsonb), skipped
@@ -90,6 +91,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
                  as x(run_id text, member text, key text, message_id text, seq int, payload jsonb, skipped boolean)
           on conflict do nothing
           returning run_id, member, key, skipped`,
+      z.object({ run_id: z.string(), member: z.string(), key: z.string(), skipped: z.boolean() }),
     );
     for (const r of got) {
       const k = id3(r.run_id, r.member, r.key);
@@ -108,7 +110,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
     received: inserted.get(k)?.received ?? 0,
     skipped: inserted.get(k)?.skipped ?? 0,
   }));
-  const states = await rows<{ run_id: string; member: string; key: string; expected: number; received: number; fired_at: unknown }>(
+  const states = await rows(
     tx,
     sql`insert into joins (run_id, member, key, expected, received, skipped)
         select run_id, member, key, expected, received, skipped
@@ -118,23 +120,25 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
         on conflict (run_id, member, key) do update
            set received = joins.received + excluded.received, skipped = joins.skipped + excluded.skipped
         returning run_id, member, key, expected, received, fired_at`,
+    z.object({ run_id: z.string(), member: z.string(), key: z.string(), expected: z.number(), received: z.number(), fired_at: z.unknown() }),
   );
   const due = states.filter((r) => r.fired_at === null && r.received >= r.expected).map(({ run_id, member, key }) => ({ run_id, member, key }));
   if (due.length === 0) return fired;
   // The rows are locked by the upsert until commit, so `fired_at is null` here cannot race.
-  const complete = await rows<{ run_id: string; member: string; key: string }>(
+  const complete = await rows(
     tx,
     sql`update joins j set fired_at = now()
           from json_to_recordset(${JSON.stringify(due)}::json) as x(run_id text, member text, key text)
          where j.run_id = x.run_id and j.member = x.member and j.key = x.key and j.fired_at is null
         returning j.run_id, j.member, j.key`,
+    z.object({ run_id: z.string(), member: z.string(), key: z.string() }),
   );
   if (complete.length === 0) return fired;
 
   const payloads = new Map<string, unknown[]>();
   const withParts = complete.filter((c) => (keys.get(id3(c.run_id, c.member, c.key))?.expected ?? 0) > 0);
   if (withParts.length > 0) {
-    const got = await rows<{ run_id: string; member: string; key: string; payload: unknown }>(
+    const got = await rows(
       tx,
       sql`select p.run_id, p.member, p.key, p.payload
             from join_parts p
@@ -142,6 +146,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
               on p.run_id = x.run_id and p.member = x.member and p.key = x.key
            where not p.skipped
            order by p.run_id, p.member, p.key, p.seq`,
+      z.object({ run_id: z.string(), member: z.string(), key: z.string(), payload: z.unknown() }),
     );
     for (const r of got) {
       const k = id3(r.run_id, r.member, r.key);

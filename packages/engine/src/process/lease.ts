@@ -12,9 +12,12 @@
  * clock says the lease may have lapsed (the process was frozen or its event loop blocked), it renews
  * first and throws instead of acting if the lease is gone.
  */
+import { RUN_STATUSES } from '@trellis/db/schema/statuses';
+import { z } from 'zod';
 import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { rows, type Queryable } from '../kernel/sql';
+import { msgStatus } from '../kernel/statuses';
 
 /** The lease a delivery took: the message, its fencing token, and what its step listens to. */
 export interface Lease {
@@ -171,13 +174,14 @@ export class LeaseKeeper {
     const sentAt = Date.now();
     let got: { id: string; run_status: string }[];
     try {
-      got = await rows<{ id: string; run_status: string }>(
+      got = await rows(
         this.db,
         sql`update messages m set lease_until = now() + make_interval(secs => ${this.leaseMs / 1000})
               from json_to_recordset(${JSON.stringify(live.map((h) => ({ id: h.messageId, token: h.token })))}::json) as x(id text, token text),
                    runs r
-             where m.id = x.id and m.lease_token = x.token and m.status = 'running' and r.id = m.run_id
+             where m.id = x.id and m.lease_token = x.token and m.status = ${msgStatus('running')} and r.id = m.run_id
          returning m.id, r.status as run_status`,
+        z.object({ id: z.string(), run_status: z.enum(RUN_STATUSES) }),
       );
     } catch {
       return;

@@ -4,16 +4,18 @@
  * it waits for (a service job, a child run) and it continues later through `continue.ts`; a job
  * nobody claims, or a child that fails, fails the run (the kinds' sweeps and run-end hooks).
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Member, MemberKind } from '@trellis/mesh/schema';
 import { StepError } from '../kernel/errors';
 import type { Plan } from '../plan/plan';
 import type { Delivery } from './claim';
-import type { Claimed, Outcome } from './types';
+import { ClaimedRow, type Outcome } from './types';
 import type { Engine } from '../kernel/engine';
 import { rows, textArray } from '../kernel/sql';
 import { kindOf, laneOf } from '../members/index';
 import type { ParkCheck, ParkedMessage } from '../members/types';
+import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
 
 /**
  * Parks the deliveries of park-lane members. Failures (the depth guard, a kind's check refusing)
@@ -44,14 +46,15 @@ export async function parkDeliveries(
     checks.set(d.messageId, found);
   }
   const parked = await engine.db.transaction(async (tx) => {
-    const got = await rows<Omit<Claimed, 'frames'> & { frames: unknown; created_by: string | null }>(
+    const got = await rows(
       tx,
-      sql`update messages m set status = 'parked', attempts = m.attempts + 1, started_at = now()
+      sql`update messages m set status = ${msgStatus('parked')}, attempts = m.attempts + 1, started_at = now()
             from runs r
-           where m.id = any(${textArray(deliveries.map((d) => d.messageId))}) and m.status in ('pending', 'running')
-             and not m.void and r.id = m.run_id and r.status in ('running', 'stalled')
+           where m.id = any(${textArray(deliveries.map((d) => d.messageId))}) and m.status in ${msgStatuses('pending', 'running')}
+             and not m.void and r.id = m.run_id and r.status in ${runStatuses('running', 'stalled')}
        returning m.id, m.run_id as "runId", m.member, m.pool, m.seq, m.depth, m.frames, m.void, m.payload,
                  m.attempts, r.mesh_id as "meshId", r.mesh_version as "meshVersion", r.created_by`,
+      ClaimedRow.extend({ created_by: z.string().nullable() }),
     );
     const refused: string[] = [];
     const byKind = new Map<MemberKind, ParkedMessage<MemberKind>[]>();
@@ -75,7 +78,7 @@ export async function parkDeliveries(
       byKind.set(member.kind, list);
     }
     // Refused rows go back to `running`, where the worker's dead-letter or retry path finds them.
-    if (refused.length > 0) await tx.execute(sql`update messages set status = 'running' where id = any(${textArray(refused)})`);
+    if (refused.length > 0) await tx.execute(sql`update messages set status = ${msgStatus('running')} where id = any(${textArray(refused)})`);
     const after: (() => Promise<void>)[] = [];
     for (const list of byKind.values()) {
       const hooks = list[0] && kindOf(list[0].member).park;

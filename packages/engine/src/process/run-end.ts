@@ -3,6 +3,7 @@
  * (done, failed or cancelled) every member kind's `onRunEnded` hook is told (members/index.ts), so
  * this module knows no kind: a nested mesh's child run continues or fails its parked parent there.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { causeSentence } from '@trellis/mesh/causes';
 import type { Engine } from '../kernel/engine';
@@ -16,6 +17,7 @@ import { KINDS } from '../members/index';
 import type { RunEndActions, RunFailure } from '../members/types';
 import { continueParked, planOfMessage } from './continue';
 import type { CommitResult } from './commit';
+import { msgStatuses, runStatus, runStatuses } from '../kernel/statuses';
 
 /**
  * Ends those of the given running (or stalled) runs that have nothing left to move. A run is `done`
@@ -28,15 +30,16 @@ import type { CommitResult } from './commit';
 export async function finalizeRuns(engine: Engine, runIds: readonly string[]): Promise<string[]> {
   if (runIds.length === 0) return [];
   const db = engine.db;
-  const ended = await rows<{ id: string }>(
+  const ended = await rows(
     db,
-    sql`update runs set status = 'done', cause = null, cause_member = null, cause_message = null,
+    sql`update runs set status = ${runStatus('done')}, cause = null, cause_member = null, cause_message = null,
                ended_at = now(), moved_at = now()
          where id = any(${textArray(runIds)})
-           and status in ('running', 'stalled')
-           and not exists (select 1 from messages m where m.run_id = runs.id and m.status not in ('done', 'filtered'))
+           and status in ${runStatuses('running', 'stalled')}
+           and not exists (select 1 from messages m where m.run_id = runs.id and m.status not in ${msgStatuses('done', 'filtered')})
            and not exists (select 1 from joins j where j.run_id = runs.id and j.fired_at is null)
      returning id`,
+    z.object({ id: z.string() }),
   );
   // Live updates: watchers of these runs refetch (events/outbox.ts).
   if (ended.length > 0) await recordEvents(db, ended.map((r) => ({ kind: 'run.status' as const, runId: r.id, status: 'done' })));
@@ -54,14 +57,15 @@ export async function finalizeRuns(engine: Engine, runIds: readonly string[]): P
 /** Fails the runs among `runIds` that have every message finished but a join that has not fired. */
 async function failUnfiredJoins(db: Queryable, runIds: readonly string[]): Promise<void> {
   if (runIds.length === 0) return;
-  const stuck = await rows<{ run_id: string; member: string; expected: number; received: number; skipped: number }>(
+  const stuck = await rows(
     db,
     sql`select distinct on (j.run_id) j.run_id, j.member, j.expected, j.received, j.skipped
           from runs r
           join joins j on j.run_id = r.id and j.fired_at is null
-         where r.id = any(${textArray(runIds)}) and r.status in ('running', 'stalled')
-           and not exists (select 1 from messages m where m.run_id = r.id and m.status not in ('done', 'filtered'))
+         where r.id = any(${textArray(runIds)}) and r.status in ${runStatuses('running', 'stalled')}
+           and not exists (select 1 from messages m where m.run_id = r.id and m.status not in ${msgStatuses('done', 'filtered')})
          order by j.run_id, j.created_at, j.member, j.key`,
+    z.object({ run_id: z.string(), member: z.string(), expected: z.number(), received: z.number(), skipped: z.number() }),
   );
   for (const j of stuck) {
     const arrived = j.received - j.skipped;
@@ -81,12 +85,13 @@ async function failUnfiredJoins(db: Queryable, runIds: readonly string[]): Promi
 export async function failRun(db: Queryable, runId: string, failure: RunFailure): Promise<boolean> {
   const where = failure.memberLabel ?? failure.member;
   const sentence = causeSentence({ cause: failure.cause, ...(where ? { member: where } : {}), detail: failure.detail });
-  const ended = await rows<{ id: string }>(
+  const ended = await rows(
     db,
-    sql`update runs set status = 'failed', cause = ${failure.cause}, cause_member = ${failure.member ?? null},
+    sql`update runs set status = ${runStatus('failed')}, cause = ${failure.cause}, cause_member = ${failure.member ?? null},
                cause_message = ${sentence}, ended_at = now(), moved_at = now()
-         where id = ${runId} and status in ('running', 'stalled')
+         where id = ${runId} and status in ${runStatuses('running', 'stalled')}
      returning id`,
+    z.object({ id: z.string() }),
   );
   // The Action Center's group item takes the run in, in the caller's transaction (lifecycle/record-failure.ts).
   if (ended.length > 0) await recordRunFailure(db, runId, { cause: failure.cause, member: failure.member, memberLabel: failure.memberLabel, detail: failure.detail });

@@ -1,4 +1,5 @@
 /** Shapes shared by the message-processing modules. */
+import { z } from 'zod';
 import type { Frame } from '../plan/frames';
 
 /** A message a worker has claimed (status `running`), with the mesh version of its run. */
@@ -16,6 +17,25 @@ export interface Claimed {
   meshId: string;
   meshVersion: number;
 }
+
+/**
+ * A claimed message as `update … returning` gives it (process/claim.ts `RETURNING`), frames still
+ * unparsed (`parseFrames`).
+ */
+export const ClaimedRow = z.object({
+  id: z.string(),
+  runId: z.string(),
+  member: z.string(),
+  pool: z.string(),
+  seq: z.number(),
+  depth: z.number(),
+  frames: z.unknown(),
+  void: z.boolean(),
+  payload: z.unknown(),
+  attempts: z.number(),
+  meshId: z.string(),
+  meshVersion: z.number(),
+});
 
 /** A child message about to be written. */
 export interface ChildRow {

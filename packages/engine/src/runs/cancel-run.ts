@@ -6,6 +6,8 @@
  * live-update channel (runtime/worker.ts) and through their lease renewals (process/lease.ts), and
  * abort the step's signal (HTTP and agent calls, SQL queries, code sandboxes, MCP tool calls).
  */
+import { RUN_STATUSES } from '@trellis/db/schema/statuses';
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { EngineError, RunNotFoundError } from '../kernel/errors';
 import { eventsChannel, type EngineEvent } from '../events/outbox';
@@ -47,12 +49,12 @@ export interface CancelRunResult {
  */
 export async function cancelRun(engine: Engine, input: CancelRunInput): Promise<CancelRunResult> {
   const who = input.userId
-    ? ((await rows<{ name: string }>(engine.db, sql`select name from users where id = ${input.userId}`))[0]?.name ?? 'someone')
+    ? ((await rows(engine.db, sql`select name from users where id = ${input.userId}`, z.object({ name: z.string() })))[0]?.name ?? 'someone')
     : 'the system';
   const reason = input.reason?.trim() ?? '';
   const sentence = `Cancelled by ${who}${reason ? `: ${reason}` : ''}.`;
   const result = await engine.db.transaction(async (tx) => {
-    const [run] = await rows<{ status: string }>(tx, sql`select status from runs where id = ${input.runId} for update`);
+    const [run] = await rows(tx, sql`select status from runs where id = ${input.runId} for update`, z.object({ status: z.enum(RUN_STATUSES) }));
     if (!run) throw new RunNotFoundError(input.runId);
     if (!['running', 'stalled', 'queued'].includes(run.status)) throw new RunEndedAlreadyError(input.runId, run.status);
     const ended = await endRuns(tx, [input.runId], sentence);

@@ -1,7 +1,9 @@
 /** Use case: a run's history of attempts (its first start, then each re-open). */
+import { RUN_STATUSES } from '@trellis/db/schema/statuses';
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
-import { rows } from '../kernel/sql';
+import { rows, timestamp } from '../kernel/sql';
 
 /** One attempt of a run. */
 export interface RunAttempt {
@@ -23,38 +25,40 @@ export interface RunAttempt {
   outcomeMessage: string | null;
 }
 
-interface Row {
-  attempt: number;
-  by: string | null;
-  at: Date | string;
-  version_choice: string;
-  mesh_version: number;
-  previous_version: number;
-  members: string[];
-  republished: number;
-  previous_status: string;
-  previous_cause: string | null;
-  previous_cause_message: string | null;
-}
+const Row = z.object({
+  attempt: z.number(),
+  by: z.string().nullable(),
+  at: timestamp,
+  version_choice: z.string(),
+  mesh_version: z.number(),
+  previous_version: z.number(),
+  members: z.array(z.string()),
+  republished: z.number(),
+  previous_status: z.string(),
+  previous_cause: z.string().nullable(),
+  previous_cause_message: z.string().nullable(),
+});
 
 /**
  * Returns the attempts oldest first, or null when there is no such run. An attempt's outcome is
  * what the next re-open found (its `previous_*` columns), or the run's own state for the last one.
  */
 export async function listRunAttempts(db: Db, runId: string): Promise<RunAttempt[] | null> {
-  const [run] = await rows<{ status: string; cause: string | null; cause_message: string | null; mesh_version: number; created_at: Date | string; by: string | null }>(
+  const [run] = await rows(
     db,
     sql`select r.status, r.cause, r.cause_message, r.mesh_version, r.created_at, coalesce(u.name, u.email, r.created_by) as by
           from runs r left join users u on u.id = r.created_by where r.id = ${runId}`,
+    z.object({ status: z.enum(RUN_STATUSES), cause: z.string().nullable(), cause_message: z.string().nullable(), mesh_version: z.number(), created_at: timestamp, by: z.string().nullable() }),
   );
   if (!run) return null;
-  const reopens = await rows<Row>(
+  const reopens = await rows(
     db,
     sql`select a.attempt, coalesce(u.name, u.email, a.created_by) as by, a.created_at as at, a.version_choice,
                a.mesh_version, a.previous_version, a.members, a.republished, a.previous_status, a.previous_cause,
                a.previous_cause_message
           from run_attempts a left join users u on u.id = a.created_by
          where a.run_id = ${runId} order by a.attempt`,
+    Row,
   );
   const first = reopens[0];
   const out: RunAttempt[] = [

@@ -3,6 +3,8 @@
  * which of their messages go out again, and why the others are refused. Shared by the preview (the
  * confirmation a person sees) and the re-open itself (runs/reopen-run.ts).
  */
+import { z } from 'zod';
+import { MESSAGE_STATUSES, RUN_STATUSES, type MessageStatus } from '@trellis/db/schema/statuses';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { hasErrors } from '@trellis/mesh/findings';
@@ -16,9 +18,9 @@ import { rows, textArray } from '../kernel/sql';
 export type VersionChoice = 'pinned' | 'latest';
 
 /** Message states a re-open re-publishes; `done` and `parked` are left as they are. */
-export const REPUBLISH = ['dead', 'lost', 'cancelled', 'pending', 'running'] as const;
+export const REPUBLISH = ['dead', 'lost', 'cancelled', 'pending', 'running'] as const satisfies readonly MessageStatus[];
 /** Of those, the states whose row goes back to `pending` (the others are still open). */
-export const FINISHED = ['dead', 'lost', 'cancelled'];
+export const FINISHED: readonly MessageStatus[] = ['dead', 'lost', 'cancelled'];
 
 /** A run re-open would not touch, and why in plain words. */
 export class ReopenRefusedError extends EngineError {
@@ -71,23 +73,24 @@ export interface ReopenPreview {
 }
 
 
-export interface RunRow {
-  id: string;
-  mesh_id: string;
-  mesh_name: string;
-  mesh_version: number;
-  status: string;
-  cause: string | null;
-  cause_member: string | null;
-  cause_message: string | null;
-  latest_version: number | null;
-}
+export const RunRow = z.object({
+  id: z.string(),
+  mesh_id: z.string(),
+  mesh_name: z.string(),
+  mesh_version: z.number(),
+  status: z.enum(RUN_STATUSES),
+  cause: z.string().nullable(),
+  cause_member: z.string().nullable(),
+  cause_message: z.string().nullable(),
+  latest_version: z.number().nullable(),
+});
+export type RunRow = z.output<typeof RunRow>;
 
 export interface Pending {
   item: ReopenItem;
   run: RunRow;
   plan: Plan;
-  ids: { id: string; member: string; status: string; pool: string }[];
+  ids: { id: string; member: string; status: MessageStatus; pool: string }[];
 }
 
 /** Most runs one re-open takes. */
@@ -102,19 +105,21 @@ export async function planReopen(db: Db, runIds: readonly string[], version: Ver
   if (ids.length === 0) throw new Error('runIds: expected at least one run id');
   if (ids.length > MAX_RUNS) throw new Error(`runIds: expected at most ${MAX_RUNS} run ids, got ${ids.length}`);
   if (version !== 'pinned' && version !== 'latest') throw new Error(`version: expected 'pinned' or 'latest', got ${String(version)}`);
-  const found = await rows<RunRow>(
+  const found = await rows(
     db,
     sql`select r.id, r.mesh_id, r.mesh_name, r.mesh_version, r.status, r.cause, r.cause_member, r.cause_message,
                m.latest_version
           from runs r left join meshes m on m.id = r.mesh_id
          where r.id = any(${textArray(ids)})`,
+    RunRow,
   );
   const byId = new Map(found.map((r) => [r.id, r]));
-  const open = await rows<{ id: string; run_id: string; member: string; status: string; pool: string }>(
+  const open = await rows(
     db,
     sql`select id, run_id, member, status, pool from messages
          where run_id = any(${textArray(found.map((r) => r.id))}) and status = any(${textArray([...REPUBLISH])})
          order by run_id, created_at, id`,
+    z.object({ id: z.string(), run_id: z.string(), member: z.string(), status: z.enum(MESSAGE_STATUSES), pool: z.string() }),
   );
   const messagesOf = new Map<string, Pending['ids']>();
   for (const m of open) {

@@ -12,6 +12,7 @@
  * Keyed joins need nothing: parts already in stay in, parts arriving again are absorbed by message
  * id, so each join still fires once with every part.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { runAttempts } from '@trellis/db/schema/run-attempts';
@@ -22,6 +23,7 @@ import { uuidv7 } from '../kernel/ids';
 import type { Engine } from '../kernel/engine';
 import { rows, textArray } from '../kernel/sql';
 import { FINISHED, planReopen, REPUBLISH, ReopenRefusedError, type Pending, type ReopenItem, type ReopenPreview, type ReopenRefusal, type VersionChoice } from './reopen-plan';
+import { msgStatus, runStatus } from '../kernel/statuses';
 
 export { ReopenRefusedError, type ReopenItem, type ReopenPreview, type ReopenRefusal, type VersionChoice } from './reopen-plan';
 
@@ -59,23 +61,24 @@ export async function reopenRuns(
     // cancelled row) would turn the add below into a no-op.
     await removeJobs(engine, finished);
     const attempt = await engine.db.transaction(async (tx) => {
-      const moved = await rows<{ id: string }>(
+      const moved = await rows(
         tx,
-        sql`update runs set status = 'running', cause = null, cause_member = null, cause_message = null,
+        sql`update runs set status = ${runStatus('running')}, cause = null, cause_member = null, cause_message = null,
                    ended_at = null, moved_at = now(), mesh_version = ${p.item.toVersion}
              where id = ${p.run.id} and status = ${p.run.status} and mesh_version = ${p.run.mesh_version}
          returning id`,
+        z.object({ id: z.string() }),
       );
       if (moved.length === 0) return undefined;
       await tx.execute(
-        sql`update messages set status = case when status = any(${textArray(FINISHED)}) then 'pending' else status end,
+        sql`update messages set status = case when status = any(${textArray(FINISHED)}) then ${msgStatus('pending')} else status end,
                    requeues = 0, error = null, finished_at = null
              where id = any(${textArray(p.ids.map((m) => m.id))}) and status = any(${textArray([...REPUBLISH])})`,
       );
       for (const [member, pool] of poolChanges(p)) {
-        await tx.execute(sql`update messages set pool = ${pool} where run_id = ${p.run.id} and member = ${member} and status <> 'done'`);
+        await tx.execute(sql`update messages set pool = ${pool} where run_id = ${p.run.id} and member = ${member} and status <> ${msgStatus('done')}`);
       }
-      const [last] = await rows<{ n: number }>(tx, sql`select coalesce(max(attempt), 1)::int as n from run_attempts where run_id = ${p.run.id}`);
+      const [last] = await rows(tx, sql`select coalesce(max(attempt), 1)::int as n from run_attempts where run_id = ${p.run.id}`, z.object({ n: z.number() }));
       const next = (last?.n ?? 1) + 1;
       await tx.insert(runAttempts).values({
         id: uuidv7(),

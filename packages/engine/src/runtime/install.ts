@@ -4,6 +4,7 @@
  * id (the `installation` row) and the prefix holds the id of the install that owns it
  * (`<prefix>:install` in Redis). A process whose database does not own its prefix refuses to start.
  */
+import { z } from 'zod';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { EngineError } from '../kernel/errors';
@@ -35,7 +36,7 @@ export function installKey(prefix: string): string {
 /** This database's install id, created on first use. */
 export async function installId(engine: Engine): Promise<string> {
   await engine.db.execute(sql`insert into installation (singleton, id) values (true, ${randomUUID()}) on conflict do nothing`);
-  const [row] = await rows<{ id: string }>(engine.db, sql`select id from installation`);
+  const [row] = await rows(engine.db, sql`select id from installation`, z.object({ id: z.string() }));
   if (!row) throw new Error('the installation row is missing right after it was written');
   return row.id;
 }

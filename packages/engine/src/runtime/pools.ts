@@ -6,6 +6,7 @@
  * everything (`npm start`, docker/compose.yml, the in-process engine) serve every pool any saved
  * mesh names (`*`), so no run waits for a pool nobody serves.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { IdSchema } from '@trellis/mesh/schema';
 import { rows } from '../kernel/sql';
@@ -34,10 +35,11 @@ export function parsePools(text: string, what: string): PoolSelection {
 
 /** Pools named by any saved mesh version, plus `default`. */
 export async function savedPools(engine: Engine): Promise<string[]> {
-  const found = await rows<{ pool: string }>(
+  const found = await rows(
     engine.db,
     sql`select distinct coalesce(m ->> 'pool', 'default') as pool
           from mesh_versions v, jsonb_array_elements(v.definition -> 'members') m`,
+    z.object({ pool: z.string() }),
   );
   return [...new Set(['default', ...found.map((r) => r.pool)])];
 }

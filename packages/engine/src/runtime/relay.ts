@@ -4,12 +4,15 @@
  * dead-lettered; one re-added too often and still missing is declared lost, failing its run.
  * Existence is checked for the whole page in one Redis pipeline.
  */
+import { MESSAGE_STATUSES } from '@trellis/db/schema/statuses';
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { enqueue, jobKey, queueName } from '../kernel/queues';
 import { deadLetter } from '../process/dead-letter';
 import { failRun } from '../process/run-end';
 import { rows, textArray } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
+import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
 
 /** Where the last page ended; the walk wraps around when it reaches the newest row. */
 export interface RelayCursor {
@@ -17,16 +20,17 @@ export interface RelayCursor {
   id: string;
 }
 
-interface Candidate {
-  id: string;
-  run_id: string;
-  member: string;
-  pool: string;
-  status: string;
-  requeues: number;
-  created_at: string;
-  error: string | null;
-}
+const Candidate = z.object({
+  id: z.string(),
+  run_id: z.string(),
+  member: z.string(),
+  pool: z.string(),
+  status: z.enum(MESSAGE_STATUSES),
+  requeues: z.number(),
+  created_at: z.string(),
+  error: z.string().nullable(),
+});
+type Candidate = z.output<typeof Candidate>;
 
 /** What one pass did. */
 export interface RelayReport {
@@ -47,19 +51,20 @@ export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined)
   // A run that has ended (failed, or done by the sweep) has no work left: its open messages are set
   // aside as cancelled, so they are neither re-added nor declared lost and its counts stop moving.
   await engine.db.execute(
-    sql`update messages m set status = 'cancelled', finished_at = now()
+    sql`update messages m set status = ${msgStatus('cancelled')}, finished_at = now()
           from runs r
-         where r.id = m.run_id and m.status in ('pending', 'running') and r.status in ('done', 'failed', 'cancelled')`,
+         where r.id = m.run_id and m.status in ${msgStatuses('pending', 'running')} and r.status in ${runStatuses('done', 'failed', 'cancelled')}`,
   );
-  const page = await rows<Candidate>(
+  const page = await rows(
     engine.db,
     sql`select id, run_id, member, pool, status, requeues, created_at::text as created_at, error
           from messages
-         where status in ('pending', 'running')
+         where status in ${msgStatuses('pending', 'running')}
            and created_at < now() - make_interval(secs => ${ageSeconds})
            and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})
          order by created_at, id
          limit ${PAGE}`,
+    Candidate,
   );
   const report: RelayReport = { checked: page.length, requeued: 0, lost: 0, dead: 0, next: undefined };
   const lastRow = page[page.length - 1];
@@ -106,12 +111,13 @@ async function repairMissing(engine: Engine, missing: Candidate[], report: Relay
   const lost = missing.filter((m) => m.requeues >= engine.config.maxRequeues);
   const retry = missing.filter((m) => m.requeues < engine.config.maxRequeues);
   if (retry.length > 0) {
-    const again = await rows<{ id: string }>(
+    const again = await rows(
       engine.db,
-      sql`update messages set requeues = requeues + 1, status = 'pending'
+      sql`update messages set requeues = requeues + 1, status = ${msgStatus('pending')}
            where id = any(${textArray(retry.map((m) => m.id))})
-             and status in ('pending', 'running')
+             and status in ${msgStatuses('pending', 'running')}
        returning id`,
+      z.object({ id: z.string() }),
     );
     const ids = new Set(again.map((r) => r.id));
     const items = retry.filter((m) => ids.has(m.id));
@@ -122,11 +128,12 @@ async function repairMissing(engine: Engine, missing: Candidate[], report: Relay
   for (const m of lost) {
     const ended = await engine.db.transaction(async (tx) => {
       // The loss is said first; the step's own last error, if it had one, is kept after it.
-      const marked = await rows<{ id: string }>(
+      const marked = await rows(
         tx,
-        sql`update messages set status = 'lost', finished_at = now(),
+        sql`update messages set status = ${msgStatus('lost')}, finished_at = now(),
                    error = concat_ws('; its last error: ', ${`its job kept disappearing from the queue (re-added ${m.requeues} times)`}::text, error)
-             where id = ${m.id} and status in ('pending', 'running') returning id`,
+             where id = ${m.id} and status in ${msgStatuses('pending', 'running')} returning id`,
+        z.object({ id: z.string() }),
       );
       if (marked.length === 0) return false;
       await failRun(tx, m.run_id, {

@@ -1,10 +1,12 @@
 /** Periodic run checks: finishing runs the workers did not finish, and flagging stalled ones. */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { causeSentence } from '@trellis/mesh/causes';
 import { finalizeRuns } from '../process/run-end';
 import { recordRunFailure } from '../lifecycle/record-failure';
 import { rows } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
+import { msgStatus, runStatus, runStatuses } from '../kernel/statuses';
 
 /**
  * Ends running runs whose messages are all done, covering races between workers' own post-commit
@@ -13,9 +15,10 @@ import type { Engine } from '../kernel/engine';
  * @returns how many runs it ended.
  */
 export async function sweepRuns(engine: Engine): Promise<number> {
-  const open = await rows<{ id: string }>(
+  const open = await rows(
     engine.db,
-    sql`select id from runs where status in ('running', 'stalled') order by created_at limit 500`,
+    sql`select id from runs where status in ${runStatuses('running', 'stalled')} order by created_at limit 500`,
+    z.object({ id: z.string() }),
   );
   return (await finalizeRuns(engine, open.map((r) => r.id))).length;
 }
@@ -29,14 +32,15 @@ export async function sweepRuns(engine: Engine): Promise<number> {
 export async function detectStalls(engine: Engine): Promise<string[]> {
   const seconds = Math.round(engine.config.stallAfterMs / 1000);
   const sentence = causeSentence({ cause: 'stalled', detail: `nothing moved for ${seconds} s; check that workers are running for every pool` });
-  const flagged = await rows<{ id: string }>(
+  const flagged = await rows(
     engine.db,
-    sql`update runs set status = 'stalled', cause = 'stalled', cause_member = null, cause_message = ${sentence}
-         where status = 'running'
+    sql`update runs set status = ${runStatus('stalled')}, cause = 'stalled', cause_member = null, cause_message = ${sentence}
+         where status = ${runStatus('running')}
            and moved_at < now() - make_interval(secs => ${engine.config.stallAfterMs / 1000})
            and not exists (select 1 from messages m where m.run_id = runs.id
-                             and (m.status = 'parked' or (m.status = 'running' and m.lease_until > now())))
+                             and (m.status = ${msgStatus('parked')} or (m.status = ${msgStatus('running')} and m.lease_until > now())))
      returning id`,
+    z.object({ id: z.string() }),
   );
   // Right after flagging: each stalled run joins its mesh's open `stalled` item (lifecycle/record-failure.ts).
   const detail = `nothing moved for ${seconds} s; check that workers are running for every pool`;

@@ -2,6 +2,7 @@
  * Caps on what one member may send and on the messages of one run, and the cleaning of step
  * outputs before they are stored (a `__proto__` key in a payload once made a run's page fail).
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { StepError } from '../kernel/errors';
 import type { Item } from '../plan/frames';
@@ -43,12 +44,13 @@ export async function countRunMessages<C extends { run_id: string }>(tx: Queryab
   const ids = [...perRun.keys()].sort();
   const counts = ids.map((id) => String(perRun.get(id)));
   const cap = limits().maxRunMessages;
-  const counted = await rows<{ id: string; message_count: number }>(
+  const counted = await rows(
     tx,
     sql`update runs r set message_count = r.message_count + x.n
           from unnest(${textArray(ids)}, ${textArray(counts)}::int[]) as x(id, n)
          where r.id = x.id
      returning r.id, r.message_count`,
+    z.object({ id: z.string(), message_count: z.number() }),
   );
   const over = counted.filter((r) => r.message_count > cap);
   if (over.length === 0) return children;

@@ -3,11 +3,13 @@
  * holds a lease of `leaseSeconds`; a lapsed lease makes the job claimable again (at-least-once),
  * so a service must treat a job id it sees twice as the same work.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
-import { rows } from '../kernel/sql';
+import { rows, timestamp } from '../kernel/sql';
 import { authenticateService } from './registry';
 import { RECHECK_MS, subscribeJobs } from '../members/service/wake';
+import { jobStatus, msgStatus, runStatuses } from '../kernel/statuses';
 
 /** Longest long-poll, in seconds (proxies commonly cut idle requests at 60 s). */
 export const MAX_WAIT_SECONDS = 30;
@@ -71,23 +73,24 @@ export async function claimJob(engine: Engine, input: ClaimJobInput): Promise<Cl
 }
 
 async function tryClaim(engine: Engine, service: string, leaseSeconds: number, worker: string | null): Promise<ClaimedJob | null> {
-  const [job] = await rows<{ id: string; run_id: string; member: string; claims: number; lease_until: Date | string; payload: unknown }>(
+  const [job] = await rows(
     engine.db,
     sql`update service_jobs j
-           set status = 'claimed', claimed_by = ${worker}, claimed_at = now(), claims = j.claims + 1,
+           set status = ${jobStatus('claimed')}, claimed_by = ${worker}, claimed_at = now(), claims = j.claims + 1,
                lease_until = now() + make_interval(secs => ${leaseSeconds})
           from messages m
          where j.id = (select c.id from service_jobs c
-                         join messages cm on cm.id = c.id and cm.status = 'parked'
-                         join runs r on r.id = c.run_id and r.status in ('running', 'stalled')
+                         join messages cm on cm.id = c.id and cm.status = ${msgStatus('parked')}
+                         join runs r on r.id = c.run_id and r.status in ${runStatuses('running', 'stalled')}
                         where c.service = ${service}
-                          and ((c.status = 'waiting' and c.claim_deadline > now())
-                               or (c.status = 'claimed' and c.lease_until < now()))
+                          and ((c.status = ${jobStatus('waiting')} and c.claim_deadline > now())
+                               or (c.status = ${jobStatus('claimed')} and c.lease_until < now()))
                         order by c.created_at
                         limit 1
                           for update of c skip locked)
            and m.id = j.id
      returning j.id, j.run_id, j.member, j.claims, j.lease_until, m.payload`,
+    z.object({ id: z.string(), run_id: z.string(), member: z.string(), claims: z.number(), lease_until: timestamp, payload: z.unknown() }),
   );
   if (!job) return null;
   return {

@@ -3,6 +3,7 @@
  * the parked message continues with `output` as its payload, in one transaction. Idempotent by job
  * id: completing a job that is done already changes nothing and says so.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
 import { rows } from '../kernel/sql';
@@ -10,6 +11,7 @@ import { continueParked, planOfMessage } from '../process/continue';
 import { failRun, publishCommitted } from '../process/run-end';
 import { ServiceJobConflictError, ServiceJobNotFoundError } from './errors';
 import { authenticateService } from './registry';
+import { jobStatus, jobStatuses } from '../kernel/statuses';
 
 /** What completing a job did. */
 export interface CompleteJobResult {
@@ -33,11 +35,12 @@ export async function completeJob(
   if (job.status !== 'waiting' && job.status !== 'claimed') throw new ServiceJobConflictError(input.jobId, job.status, 'completed');
   const plan = await planOfMessage(engine, job.run_id);
   const outcome = await engine.db.transaction(async (tx) => {
-    const [won] = await rows<{ id: string }>(
+    const [won] = await rows(
       tx,
-      sql`update service_jobs set status = 'done', output = ${JSON.stringify(input.output ?? null)}::jsonb, finished_at = now()
-           where id = ${input.jobId} and service = ${input.service} and status in ('waiting', 'claimed')
+      sql`update service_jobs set status = ${jobStatus('done')}, output = ${JSON.stringify(input.output ?? null)}::jsonb, finished_at = now()
+           where id = ${input.jobId} and service = ${input.service} and status in ${jobStatuses('waiting', 'claimed')}
        returning id`,
+      z.object({ id: z.string() }),
     );
     if (!won) return { won: false as const };
     return { won: true as const, result: plan ? await continueParked(tx, engine, plan, input.jobId, input.output ?? null, failRun) : undefined };
@@ -58,9 +61,10 @@ export async function readJob(
   service: string,
   jobId: string,
 ): Promise<{ id: string; run_id: string; member: string; status: string; claims: number }> {
-  const [job] = await rows<{ id: string; run_id: string; member: string; status: string; claims: number }>(
+  const [job] = await rows(
     engine.db,
     sql`select id, run_id, member, status, claims from service_jobs where id = ${jobId} and service = ${service}`,
+    z.object({ id: z.string(), run_id: z.string(), member: z.string(), status: z.string(), claims: z.number() }),
   );
   if (!job) throw new ServiceJobNotFoundError(service, jobId);
   return job;

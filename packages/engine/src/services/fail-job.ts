@@ -3,6 +3,7 @@
  * claim (while claims stay under the engine's `attempts`); any other fails the run with
  * `step_code_failed` and a sentence naming the service and its reason.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { deadLetter } from '../process/dead-letter';
 import type { Engine } from '../kernel/engine';
@@ -12,6 +13,7 @@ import { readJob } from './complete-job';
 import { authenticateService } from './registry';
 import { serviceFailure } from '../members/service/sweep';
 import { announceJobs } from '../members/service/wake';
+import { jobStatus, jobStatuses } from '../kernel/statuses';
 
 /** What failing a job did: `waiting` (back for another claim) or `failed` (the run failed). */
 export interface FailJobResult {
@@ -35,21 +37,23 @@ export async function failJob(
   const reason = input.reason.trim().slice(0, 2000) || 'no reason given';
   if (input.retryable && job.claims < engine.config.attempts) {
     // Back to waiting, with a fresh claim deadline of the same length as the first.
-    const [back] = await rows<{ id: string }>(
+    const [back] = await rows(
       engine.db,
-      sql`update service_jobs set status = 'waiting', claimed_by = null, lease_until = null, error = ${reason},
+      sql`update service_jobs set status = ${jobStatus('waiting')}, claimed_by = null, lease_until = null, error = ${reason},
                  claim_deadline = now() + (claim_deadline - created_at)
-           where id = ${job.id} and status in ('waiting', 'claimed') returning id`,
+           where id = ${job.id} and status in ${jobStatuses('waiting', 'claimed')} returning id`,
+      z.object({ id: z.string() }),
     );
     if (back) {
       await announceJobs(engine, [input.service]);
       return { jobId: job.id, status: 'waiting', duplicate: false };
     }
   } else {
-    const [won] = await rows<{ id: string }>(
+    const [won] = await rows(
       engine.db,
-      sql`update service_jobs set status = 'failed', error = ${reason}, finished_at = now()
-           where id = ${job.id} and status in ('waiting', 'claimed') returning id`,
+      sql`update service_jobs set status = ${jobStatus('failed')}, error = ${reason}, finished_at = now()
+           where id = ${job.id} and status in ${jobStatuses('waiting', 'claimed')} returning id`,
+      z.object({ id: z.string() }),
     );
     // The sweep dead-letters a failed job whose message is still parked, should this stop here.
     if (won) {

@@ -4,6 +4,7 @@
  * version, so the link shows exactly what ran); it is validated like any run start. A parked
  * message has one child (unique `runs.parent_message_id`); a re-open that parks it again starts a new one.
  */
+import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { eq } from 'drizzle-orm';
 import { meshes } from '@trellis/db/schema/meshes';
@@ -56,13 +57,14 @@ export async function resolveChildMesh(engine: Engine, member: NestedMeshMember)
 
 /** How many parent runs stand above `runId` (0 for a top-level run). */
 export async function nestingDepth(db: Queryable, runId: string): Promise<number> {
-  const [row] = await rows<{ depth: number }>(
+  const [row] = await rows(
     db,
     sql`with recursive up(id, parent, n) as (
           select id, parent_run_id, 0 from runs where id = ${runId}
           union all
           select r.id, r.parent_run_id, up.n + 1 from runs r join up on r.id = up.parent where up.n < ${NESTING_LIMIT * 4})
         select coalesce(max(n), 0)::int as depth from up`,
+    z.object({ depth: z.number() }),
   );
   return row?.depth ?? 0;
 }
