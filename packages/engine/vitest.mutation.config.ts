@@ -11,7 +11,7 @@ const TESTS: Record<string, string[]> = {
   finalize: ['runs/failures', 'process/filtered', 'process/claim'],
   // `process/route.test` is a unit test (pure routing on a compiled plan), the rest integration tests.
   route: ['process/route.test', 'process/guards', 'process/filtered', 'runs/routing'],
-  'dead-letter': ['process/dead-letter', 'process/guards', 'runs/failures'],
+  'dead-letter': ['process/dead-letter', 'process/dead-letter-outcome', 'process/guards', 'runs/failures'],
   claim: ['process/claim', 'process/commit', 'process/join'],
   relay: ['runtime/relay'],
 };
