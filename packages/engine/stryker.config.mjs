@@ -5,7 +5,7 @@
 /** Module name → source file. */
 const MODULES = {
   join: 'src/process/join.ts',
-  finalize: 'src/lifecycle/finalize.ts',
+  finalize: 'src/process/run-end.ts',
   route: 'src/process/route.ts',
   'dead-letter': 'src/process/dead-letter.ts',
   claim: 'src/process/claim.ts',

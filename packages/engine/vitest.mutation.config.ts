@@ -4,13 +4,14 @@ import { defineConfig } from 'vitest/config';
  * The integration tests that guard each module `stryker.config.mjs` mutates; `TRELLIS_MUTATE`
  * (comma-separated module names, default all) picks the same modules there and here, so a run only
  * loads the tests that can kill its mutants. The rest of the suite spawns worker processes, which
- * run unmutated code.
+ * run unmutated code. A name ending in `.test` is a unit test file; any other is `<name>.integration.test.ts`.
  */
 const TESTS: Record<string, string[]> = {
   join: ['process/join', 'process/filtered', 'process/commit'],
   finalize: ['runs/failures', 'process/filtered', 'process/claim'],
-  route: ['process/guards', 'process/filtered', 'runs/routing'],
-  'dead-letter': ['process/dead-letter', 'process/guards', 'runs/failures'],
+  // `process/route.test` is a unit test (pure routing on a compiled plan), the rest integration tests.
+  route: ['process/route.test', 'process/guards', 'process/filtered', 'runs/routing'],
+  'dead-letter': ['process/dead-letter', 'process/dead-letter-outcome', 'process/guards', 'runs/failures'],
   claim: ['process/claim', 'process/commit', 'process/join'],
   relay: ['runtime/relay'],
 };
@@ -18,7 +19,7 @@ const picked = (process.env.TRELLIS_MUTATE ?? Object.keys(TESTS).join(',')).spli
 
 export default defineConfig({
   test: {
-    include: [...new Set(picked.flatMap((m) => TESTS[m] ?? []))].map((t) => `src/${t}.integration.test.ts`),
+    include: [...new Set(picked.flatMap((m) => TESTS[m] ?? []))].map((t) => (t.endsWith('.test') ? `src/${t}.ts` : `src/${t}.integration.test.ts`)),
     fileParallelism: false,
     testTimeout: 120_000,
     hookTimeout: 60_000,

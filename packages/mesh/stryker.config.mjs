@@ -16,6 +16,12 @@ export default {
   concurrency: 2,
   reporters: ['clear-text', 'progress', 'json'],
   jsonReporter: { fileName: '../../reports/mutation/mesh.json' },
-  tempDirName: '.stryker-tmp',
+  // Sandboxes two levels below the repository root, like the package itself, so the tests' relative
+  // imports of examples/ (`../../../examples/meshes/…`) resolve inside the sandbox too. In
+  // packages/mesh/.stryker-tmp those imports failed, the files that make them never loaded, and
+  // every mutant of validate.ts, parse.ts and join-paths.ts was reported as "no coverage".
+  tempDirName: '../../.stryker-tmp',
+  // At the same depth the tsconfig's `extends` resolves unchanged: Stryker must not rewrite it.
+  tsconfigFile: 'tsconfig.none.json',
   thresholds: { high: 90, low: 85, break: 85 },
 };
