@@ -52,7 +52,7 @@ export interface Guard {
   /**
    * Stores (creates or replaces) a secret or named connection sealed under this install's key;
    * for admin surfaces only (tRPC, CLI). Never returns the value.
-   * @throws Error naming the field (see secrets.ts `setSecret`).
+   * @throws BadInputError naming the field (see secrets.ts `setSecret`).
    */
   store(entry: { kind: SecretKind; name: string; value: string; hosts?: readonly string[]; by: string }): Promise<SecretInfo>;
 }

@@ -8,6 +8,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { secrets } from '@trellis/db/schema/secrets';
 import { hostMatches } from '../../sandbox/egress-core.mjs';
+import { BadInputError } from '../kernel/errors';
 import { PolicyRefusedError } from './refusal';
 import type { SecretsKey } from './secret-key';
 
@@ -75,22 +76,22 @@ export function unseal(key: SecretsKey, kind: SecretKind, name: string, row: Sea
 
 /**
  * Creates or replaces an entry.
- * @throws Error naming the field for a bad name, an empty value or a malformed host.
+ * @throws BadInputError naming the field for a bad name, an empty value or a malformed host.
  */
 export async function setSecret(
   db: Db,
   key: SecretsKey,
   entry: { kind: SecretKind; name: string; value: string; hosts?: readonly string[]; by: string },
 ): Promise<SecretInfo> {
-  if (!NAME.test(entry.name)) throw new Error(`name ${JSON.stringify(entry.name)}: expected letters, digits and "_", not starting with a digit`);
-  if (entry.value === '') throw new Error(`value of ${entry.name}: expected some text`);
+  if (!NAME.test(entry.name)) throw new BadInputError(`name ${JSON.stringify(entry.name)}: expected letters, digits and "_", not starting with a digit`);
+  if (entry.value === '') throw new BadInputError(`value of ${entry.name}: expected some text`);
   const hosts = [...new Set((entry.hosts ?? []).map(normalTarget).filter((h) => h !== ''))];
   for (const h of hosts) {
     const ok = h.startsWith(TOOL_PREFIX) ? TOOL_TARGET.test(h) : HOST.test(h);
-    if (!ok) throw new Error(`hosts: ${JSON.stringify(h)} is not a host such as api.example.com, api.example.com:8443 or *.example.com, nor a tool server as tool:search`);
+    if (!ok) throw new BadInputError(`hosts: ${JSON.stringify(h)} is not a host such as api.example.com, api.example.com:8443 or *.example.com, nor a tool server as tool:search`);
   }
-  if (entry.kind === 'secret' && hosts.length === 0) throw new Error(`hosts of ${entry.name}: list at least one host the secret may be sent to (or tool:<name> for a registered tool server)`);
-  if (entry.kind === 'connection' && !/^postgres(ql)?:\/\//.test(entry.value)) throw new Error(`value of ${entry.name}: expected a postgres:// URL`);
+  if (entry.kind === 'secret' && hosts.length === 0) throw new BadInputError(`hosts of ${entry.name}: list at least one host the secret may be sent to (or tool:<name> for a registered tool server)`);
+  if (entry.kind === 'connection' && !/^postgres(ql)?:\/\//.test(entry.value)) throw new BadInputError(`value of ${entry.name}: expected a postgres:// URL`);
   const sealed = seal(key, entry.kind, entry.name, entry.value);
   const [row] = await db
     .insert(secrets)

@@ -5,6 +5,7 @@
  * agent's grants). Shown once there is a call; polled while the run is live.
  */
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { AdminTable } from '@/components/ui/admin-table';
 import { formatDateTime } from '@/components/ui/format';
 import { useTRPC } from '@/trpc/client';
@@ -14,6 +15,11 @@ const TONE = { ok: 'text-emerald-700', error: 'text-amber-700', refused: 'text-r
 export function RunToolCalls({ runId, live }: { runId: string; live: boolean }) {
   const trpc = useTRPC();
   const calls = useQuery(trpc.tools.calls.queryOptions({ runId }, { refetchInterval: live ? 2000 : false }));
+  const { refetch } = calls;
+  // Read once more when the run ends: its last calls may have come after the last poll.
+  useEffect(() => {
+    if (!live) void refetch();
+  }, [live, refetch]);
   if (calls.isSuccess && calls.data.length === 0) return null;
   return (
     <section className="space-y-2" aria-label="tool calls" data-testid="run-tool-calls">
