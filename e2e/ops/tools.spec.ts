@@ -14,11 +14,11 @@ test('a tool server registered on the Tools page is listed with its command and 
   await page.getByTestId('tool-add-name').fill(name);
   await page.getByTestId('tool-add-command').fill('/usr/local/bin/search-mcp');
   await page.getByTestId('tool-add-args').fill('--stdio');
-  await page.getByTestId('tool-add-secret-env').fill('SEARCH_KEY=search-key');
+  await page.getByTestId('tool-add-secret-env').fill('SEARCH_KEY=search_key');
   await page.getByTestId('tool-add').click();
   const row = page.getByTestId(`tool-row-${name}`);
   await expect(row).toContainText('/usr/local/bin/search-mcp --stdio');
-  await expect(row).toContainText('search-key');
+  await expect(row).toContainText('search_key');
 });
 
 test('an upload past the cap and a deeply nested body answer 413 naming the cap', async ({ page }) => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { addUser } from '@trellis/engine/users/add-user';
 import { useWorlds } from '../../engine/test/harness';
+import { describeApiError } from './errors';
 import { appRouter } from './root';
 
 describe('secrets and egress over tRPC', () => {
@@ -27,12 +28,18 @@ describe('secrets and egress over tRPC', () => {
     expect(listed.map((s) => [s.name, s.hosts, s.updatedBy])).toEqual([['CRM_TOKEN', ['api.crm.example'], a.id]]);
     expect(JSON.stringify(listed)).not.toContain('v4lue');
     await expect(admin.secrets.set({ name: 'NO_HOSTS', value: 'x' })).rejects.toThrow(/hosts of NO_HOSTS: list at least one host/);
+    // Bad input is a 400 naming the field, never an internal error.
+    const badHost = await admin.secrets.set({ name: 'BAD', value: 'x', hosts: ['http://a.example/x'] }).catch((err: unknown) => err);
+    expect(describeApiError(badHost)).toMatchObject({ httpStatus: 400, message: expect.stringMatching(/^hosts: "http:\/\/a.example\/x" is not a host/) as unknown });
+    const forTool = await admin.secrets.set({ name: 'SEARCH_KEY', value: 'sk-search', hosts: ['tool:search', 'Tool:Docs'] });
+    expect(forTool.hosts).toEqual(['tool:search', 'tool:Docs']);
     await expect(admin.secrets.set({ kind: 'connection', name: 'CRM_DB', value: 'mysql://x' })).rejects.toThrow(/expected a postgres:\/\/ URL/);
     expect(await admin.secrets.remove({ name: 'CRM_TOKEN' })).toEqual({ removed: true });
 
     expect((await admin.egress.list()).inForce).toEqual(['*']);
     await admin.egress.allow({ pattern: 'api.crm.example' });
     expect((await admin.egress.list()).inForce).toEqual(['api.crm.example']);
-    await expect(admin.egress.allow({ pattern: '*.example', internal: true })).rejects.toThrow(/only an exact host/);
-  });
+    const wildcard = await admin.egress.allow({ pattern: '*.example', internal: true }).catch((err: unknown) => err);
+    expect(describeApiError(wildcard)).toMatchObject({ httpStatus: 400, message: expect.stringMatching(/^internal: only an exact host/) as unknown });
+  }, 30_000);
 });

@@ -27,13 +27,13 @@ afterAll(async () => {
 
 describe('trellis tool', () => {
   it('registers a stdio and an HTTP tool server with secrets by name, lists them, refuses bad options, removes one', () => {
-    const stdio = trellis(['tool', 'add', 'search', '--command', '/usr/local/bin/search-mcp', '--arg', '--stdio', '--env', 'MODE=fast', '--secret-env', 'SEARCH_KEY=search-key', '--json']);
+    const stdio = trellis(['tool', 'add', 'search', '--command', '/usr/local/bin/search-mcp', '--arg', '--stdio', '--env', 'MODE=fast', '--secret-env', 'SEARCH_KEY=search_key', '--json']);
     expect(stdio.code, stdio.stderr).toBe(0);
     expect(JSON.parse(stdio.stdout)).toMatchObject({
       name: 'search',
-      config: { transport: 'stdio', command: '/usr/local/bin/search-mcp', args: ['--stdio'], env: { MODE: 'fast' }, secretEnv: { SEARCH_KEY: 'search-key' } },
+      config: { transport: 'stdio', command: '/usr/local/bin/search-mcp', args: ['--stdio'], env: { MODE: 'fast' }, secretEnv: { SEARCH_KEY: 'search_key' } },
     });
-    const http = trellis(['tool', 'add', 'docs', '--url', 'https://tools.example.com/mcp', '--secret-header', 'Authorization=docs-token']);
+    const http = trellis(['tool', 'add', 'docs', '--url', 'https://tools.example.com/mcp', '--secret-header', 'Authorization=docs_token']);
     expect(http.code, http.stderr).toBe(0);
     expect(http.stdout).toContain('"tools": ["docs"]');
 

@@ -120,7 +120,7 @@ export async function storeSecret(world: TestWorld, kind: SecretKind, name: stri
 /** Opens a fresh, migrated database of the given kind and an engine on its own queue prefix. */
 export async function openWorld(
   kind: 'postgres' | 'pglite',
-  config: Partial<EngineConfig> & Pick<EngineOptions, 'runAgent' | 'security'> = {},
+  config: Partial<EngineConfig> & Pick<EngineOptions, 'runAgent' | 'security' | 'log'> = {},
   redisUrl = REDIS_URL,
 ): Promise<TestWorld> {
   const database = kind === 'postgres' ? await createTestDatabase() : undefined;

@@ -19,6 +19,7 @@ export const FINDING_CODES = [
   'orphan',
   'nested_mesh_missing',
   'nesting_cycle',
+  'tool_missing',
   'member_config_invalid',
   'condition_type_mismatch',
   'sequential_branches',

@@ -10,6 +10,7 @@ import { cycles, reachableFrom, adjacency, type Edge } from './graph';
 import { channelName, type Channel, type Member, type Mesh } from './schema';
 import { sequentialBranches } from './sequential';
 import { joinsAcross, outputDepths } from './join-paths';
+import { toolFindings, type KnownTool } from './tool-grants';
 
 /** Finds a nested mesh by name; `undefined` when there is none. */
 export type ResolveMesh = (name: string) => Mesh | undefined;
@@ -27,6 +28,8 @@ export type ResolveMesh = (name: string) => Mesh | undefined;
  * - `orphan`: a member the head cannot reach, so it never receives a message (skipped without a head).
  * - `nested_mesh_missing`: a `mesh` member whose mesh `resolveMesh` cannot find (skipped without a resolver).
  * - `nesting_cycle`: a mesh that contains itself, directly or through the meshes it nests.
+ * - `tool_missing`: an agent (member or workflow step) listing a tool server that `knownTool` does not
+ *   know, naming the member and the field (`tools[0]`, `steps[1].tools[0]`); skipped without `knownTool`.
  * - `member_config_invalid`: settings of one member that cannot work (see `member-config.ts`),
  *   naming the member and the field.
  * - `sequential_branches` (warning): see {@link sequentialBranches} for the exact rule.
@@ -34,7 +37,7 @@ export type ResolveMesh = (name: string) => Mesh | undefined;
  *   joins its parts: parts the condition filters out are counted at that combine as skipped, and it
  *   fires with the parts that arrived (see `join-paths.ts`).
  */
-export function validateMesh(mesh: Mesh, resolveMesh?: ResolveMesh): Finding[] {
+export function validateMesh(mesh: Mesh, resolveMesh?: ResolveMesh, knownTool?: KnownTool): Finding[] {
   const members = new Map<string, Member>();
   for (const member of mesh.members) if (!members.has(member.id)) members.set(member.id, member);
   const ids = [...members.keys()];
@@ -67,6 +70,7 @@ export function validateMesh(mesh: Mesh, resolveMesh?: ResolveMesh): Finding[] {
     }
   }
   findings.push(...nestingFindings(mesh, resolveMesh));
+  if (knownTool) findings.push(...toolFindings(mesh, knownTool));
   for (const member of members.values()) findings.push(...memberConfigFindings(member));
   findings.push(...sequentialBranches(members, mesh.channels));
   findings.push(...skippedPartFindings(mesh));

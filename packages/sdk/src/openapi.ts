@@ -429,7 +429,7 @@ export interface components {
                 /** @description The mesh's findings, when it cannot run. */
                 findings?: {
                     /** @enum {string} */
-                    code: "not_json" | "format_unsupported" | "schema_invalid" | "duplicate_id" | "head_missing" | "head_multiple" | "member_missing" | "condition_invalid" | "loop" | "orphan" | "nested_mesh_missing" | "nesting_cycle" | "member_config_invalid" | "condition_type_mismatch" | "sequential_branches" | "join_may_skip_parts";
+                    code: "not_json" | "format_unsupported" | "schema_invalid" | "duplicate_id" | "head_missing" | "head_multiple" | "member_missing" | "condition_invalid" | "loop" | "orphan" | "nested_mesh_missing" | "nesting_cycle" | "tool_missing" | "member_config_invalid" | "condition_type_mismatch" | "sequential_branches" | "join_may_skip_parts";
                     /** @enum {string} */
                     severity: "error" | "warning";
                     member?: string;

@@ -28,7 +28,7 @@ describe('tools router', () => {
 
   it('lets an admin register, list and remove a tool server; secrets stay names', async () => {
     const admin = await caller(ADMIN);
-    const config = { transport: 'stdio' as const, command: '/usr/local/bin/search-mcp', args: ['--stdio'], secretEnv: { SEARCH_KEY: 'search-key' } };
+    const config = { transport: 'stdio' as const, command: '/usr/local/bin/search-mcp', args: ['--stdio'], secretEnv: { SEARCH_KEY: 'search_key' } };
     const saved = await admin.tools.put({ name: 'search', config });
     expect(saved.config).toEqual({ ...config, env: {} });
     expect((await admin.tools.list()).map((t) => t.name)).toEqual(['search']);

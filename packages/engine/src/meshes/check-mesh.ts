@@ -8,6 +8,7 @@ import type { Finding } from '@trellis/mesh/findings';
 import { parseMeshFile } from '@trellis/mesh/parse';
 import { validateMesh } from '@trellis/mesh/validate';
 import { nestedResolver } from '../plan/definition';
+import { knownTools } from '../tools/known-tools';
 import { guardMeshDefinition } from '../security/definition-guard';
 
 /**
@@ -18,5 +19,5 @@ export async function checkMesh(db: Db, definition: unknown): Promise<{ readable
   guardMeshDefinition(definition);
   const parsed = parseMeshFile(definition);
   if (!parsed.ok) return { readable: false, findings: parsed.findings };
-  return { readable: true, findings: validateMesh(parsed.mesh, await nestedResolver(db, parsed.mesh)) };
+  return { readable: true, findings: validateMesh(parsed.mesh, await nestedResolver(db, parsed.mesh), await knownTools(db, parsed.mesh)) };
 }

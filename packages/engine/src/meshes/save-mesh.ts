@@ -9,6 +9,7 @@ import { validateMesh } from '@trellis/mesh/validate';
 import { uuidv7 } from '../kernel/ids';
 import { guardMeshDefinition } from '../security/definition-guard';
 import { canonicalJson, loadVersion, nestedResolver } from '../plan/definition';
+import { knownTools } from '../tools/known-tools';
 
 /** What to save. */
 export interface SaveMeshInput {
@@ -41,7 +42,7 @@ export async function saveMesh(db: Db, input: SaveMeshInput): Promise<SaveMeshRe
     return { ok: false, reason: 'invalid', findings: parsed.findings, message: 'the mesh file was refused; nothing was saved' };
   }
   const mesh = parsed.mesh;
-  const findings = validateMesh(mesh, await nestedResolver(db, mesh));
+  const findings = validateMesh(mesh, await nestedResolver(db, mesh), await knownTools(db, mesh));
   const lookup = input.meshId ? eq(meshes.id, input.meshId) : eq(meshes.name, input.name ?? mesh.name);
   const [existing] = await db.select().from(meshes).where(lookup);
   if (!existing) {

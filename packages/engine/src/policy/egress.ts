@@ -9,6 +9,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { egressRules } from '@trellis/db/schema/egress-rules';
 import { egressFetch, EgressRefusedError, type EgressPolicy } from '../../sandbox/egress-core.mjs';
+import { BadInputError } from '../kernel/errors';
 import { PolicyRefusedError } from './refusal';
 
 export type { EgressPolicy };
@@ -25,13 +26,13 @@ const PATTERN = /^(\*|(\*\.)?[A-Za-z0-9.-]*[A-Za-z0-9](:\d{1,5})?)$/;
 
 /**
  * Adds or replaces a rule.
- * @throws Error naming the field for a malformed pattern, or `internal` on a wildcard.
+ * @throws BadInputError naming the field for a malformed pattern, or `internal` on a wildcard.
  */
 export async function allowEgress(db: Db, rule: { pattern: string; internal?: boolean; by: string }): Promise<EgressRule> {
   const pattern = rule.pattern.trim().toLowerCase();
-  if (!PATTERN.test(pattern)) throw new Error(`pattern ${JSON.stringify(rule.pattern)}: expected *, *.example.com, a host or host:port`);
+  if (!PATTERN.test(pattern)) throw new BadInputError(`pattern ${JSON.stringify(rule.pattern)}: expected *, *.example.com, a host or host:port`);
   const internal = rule.internal ?? false;
-  if (internal && pattern.includes('*')) throw new Error(`internal: only an exact host may reach internal addresses, not ${pattern}`);
+  if (internal && pattern.includes('*')) throw new BadInputError(`internal: only an exact host may reach internal addresses, not ${pattern}`);
   const [row] = await db
     .insert(egressRules)
     .values({ pattern, internal, createdBy: rule.by })

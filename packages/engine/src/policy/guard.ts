@@ -8,7 +8,7 @@ import type { Db } from '@trellis/db/client';
 import { REPO_ROOT } from '../kernel/env';
 import { guardedFetch, loadEgressPolicy, type EgressPolicy } from './egress';
 import { keyOf, type SecretsKey } from './secret-key';
-import { connectionUrl, secretForHost, setSecret, type SecretInfo, type SecretKind } from './secrets';
+import { connectionUrl, secretForHost, secretForTool, setSecret, type SecretInfo, type SecretKind } from './secrets';
 import { resolveSandbox, type SandboxSettings } from './sandbox-dir';
 
 /** How the guard is set up; every field has a default. */
@@ -33,6 +33,12 @@ export interface Guard {
    * @throws PolicyRefusedError (`secrets`).
    */
   secretFor(name: string, url: URL, use: string): Promise<string>;
+  /**
+   * The value of secret `name` for the environment of the registered tool server `tool` (allowed
+   * only when the secret lists `tool:<tool>`); remembered for {@link Guard.redact} like the others.
+   * @throws PolicyRefusedError (`secrets`).
+   */
+  secretForTool(name: string, tool: string, use: string): Promise<string>;
   /** The URL of a named SQL connection. @throws PolicyRefusedError (`connections`). */
   connectionUrl(name: string): Promise<string>;
   /** The egress policy in force now (re-read each call: an admin's change applies at once). */
@@ -46,7 +52,7 @@ export interface Guard {
   /**
    * Stores (creates or replaces) a secret or named connection sealed under this install's key;
    * for admin surfaces only (tRPC, CLI). Never returns the value.
-   * @throws Error naming the field (see secrets.ts `setSecret`).
+   * @throws BadInputError naming the field (see secrets.ts `setSecret`).
    */
   store(entry: { kind: SecretKind; name: string; value: string; hosts?: readonly string[]; by: string }): Promise<SecretInfo>;
 }
@@ -57,15 +63,20 @@ export function createGuard(db: Db, settings: Partial<SecuritySettings> = {}): G
   const fallback = settings.egressDefault ?? ['*'];
   const handedOut = new Map<string, string>();
   let sandbox: SandboxSettings | undefined;
+  const remember = (name: string, value: string): string => {
+    if (value.length >= 4) handedOut.set(value, name);
+    return value;
+  };
   const egress = async (): Promise<EgressPolicy> => {
     const policy = await loadEgressPolicy(db, fallback);
     return settings.lookup ? { ...policy, lookup: settings.lookup } : policy;
   };
   return {
     async secretFor(name, url, use) {
-      const value = await secretForHost(db, key, name, url, use);
-      if (value.length >= 4) handedOut.set(value, name);
-      return value;
+      return remember(name, await secretForHost(db, key, name, url, use));
+    },
+    async secretForTool(name, tool, use) {
+      return remember(name, await secretForTool(db, key, name, tool, use));
     },
     connectionUrl: (name) => connectionUrl(db, key, name),
     egress,

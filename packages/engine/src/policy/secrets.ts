@@ -8,6 +8,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { secrets } from '@trellis/db/schema/secrets';
 import { hostMatches } from '../../sandbox/egress-core.mjs';
+import { BadInputError } from '../kernel/errors';
 import { PolicyRefusedError } from './refusal';
 import type { SecretsKey } from './secret-key';
 
@@ -18,7 +19,11 @@ export type SecretKind = 'secret' | 'connection';
 export interface SecretInfo {
   kind: SecretKind;
   name: string;
-  /** Hosts the value may be sent to (empty for connections). */
+  /**
+   * Where the value may go (empty for connections): hosts (`api.example.com`, `*.example.com`,
+   * `host:port`) it may be sent to, and `tool:<name>` entries naming registered tool servers whose
+   * environment it may be placed in.
+   */
   hosts: string[];
   createdBy: string;
   updatedBy: string;
@@ -28,6 +33,14 @@ export interface SecretInfo {
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
 const HOST = /^(\*|\*\.)?[A-Za-z0-9.-]*[A-Za-z0-9](:\d{1,5})?$/;
+/** A target that is a registered tool server rather than a host: `tool:<registry name>`. */
+const TOOL_TARGET = /^tool:[A-Za-z0-9][A-Za-z0-9_-]{0,62}$/;
+const TOOL_PREFIX = 'tool:';
+
+/** The target entry that lets a secret into the environment of the registered tool server `tool`. */
+export function toolTarget(tool: string): string {
+  return `${TOOL_PREFIX}${tool}`;
+}
 
 interface Sealed {
   ciphertext: string;
@@ -63,19 +76,22 @@ export function unseal(key: SecretsKey, kind: SecretKind, name: string, row: Sea
 
 /**
  * Creates or replaces an entry.
- * @throws Error naming the field for a bad name, an empty value or a malformed host.
+ * @throws BadInputError naming the field for a bad name, an empty value or a malformed host.
  */
 export async function setSecret(
   db: Db,
   key: SecretsKey,
   entry: { kind: SecretKind; name: string; value: string; hosts?: readonly string[]; by: string },
 ): Promise<SecretInfo> {
-  if (!NAME.test(entry.name)) throw new Error(`name ${JSON.stringify(entry.name)}: expected letters, digits and "_", not starting with a digit`);
-  if (entry.value === '') throw new Error(`value of ${entry.name}: expected some text`);
-  const hosts = [...new Set((entry.hosts ?? []).map((h) => h.trim().toLowerCase()).filter((h) => h !== ''))];
-  for (const h of hosts) if (!HOST.test(h)) throw new Error(`hosts: ${JSON.stringify(h)} is not a host such as api.example.com, api.example.com:8443 or *.example.com`);
-  if (entry.kind === 'secret' && hosts.length === 0) throw new Error(`hosts of ${entry.name}: list at least one host the secret may be sent to`);
-  if (entry.kind === 'connection' && !/^postgres(ql)?:\/\//.test(entry.value)) throw new Error(`value of ${entry.name}: expected a postgres:// URL`);
+  if (!NAME.test(entry.name)) throw new BadInputError(`name ${JSON.stringify(entry.name)}: expected letters, digits and "_", not starting with a digit`);
+  if (entry.value === '') throw new BadInputError(`value of ${entry.name}: expected some text`);
+  const hosts = [...new Set((entry.hosts ?? []).map(normalTarget).filter((h) => h !== ''))];
+  for (const h of hosts) {
+    const ok = h.startsWith(TOOL_PREFIX) ? TOOL_TARGET.test(h) : HOST.test(h);
+    if (!ok) throw new BadInputError(`hosts: ${JSON.stringify(h)} is not a host such as api.example.com, api.example.com:8443 or *.example.com, nor a tool server as tool:search`);
+  }
+  if (entry.kind === 'secret' && hosts.length === 0) throw new BadInputError(`hosts of ${entry.name}: list at least one host the secret may be sent to (or tool:<name> for a registered tool server)`);
+  if (entry.kind === 'connection' && !/^postgres(ql)?:\/\//.test(entry.value)) throw new BadInputError(`value of ${entry.name}: expected a postgres:// URL`);
   const sealed = seal(key, entry.kind, entry.name, entry.value);
   const [row] = await db
     .insert(secrets)
@@ -105,8 +121,23 @@ export async function deleteSecret(db: Db, kind: SecretKind, name: string): Prom
 export async function secretForHost(db: Db, key: SecretsKey, name: string, url: URL, use: string): Promise<string> {
   const [row] = await db.select().from(secrets).where(and(eq(secrets.kind, 'secret'), eq(secrets.name, name)));
   if (!row) throw new PolicyRefusedError('secrets', `${use} references the secret ${name}, which is not in the secrets store (an admin adds it with \`trellis secret set ${name} --hosts <host>\`)`);
-  if (!row.hosts.some((h) => hostMatches(url.host, h))) {
+  if (!row.hosts.some((h) => !h.startsWith(TOOL_PREFIX) && hostMatches(url.host, h))) {
     throw new PolicyRefusedError('secrets', `${use} would send the secret ${name} to ${url.host}, which is not one of its hosts (${row.hosts.join(', ')})`);
+  }
+  return unseal(key, 'secret', name, row);
+}
+
+/**
+ * The value of the secret `name` for the environment of the registered tool server `tool` (a local
+ * stdio process, which has no host), for the engine only. Allowed only when an admin listed
+ * `tool:<tool>` among the secret's targets; no host or host pattern ever admits a tool server.
+ * @throws PolicyRefusedError (`secrets`) when there is no such secret or `tool:<tool>` is not on its list.
+ */
+export async function secretForTool(db: Db, key: SecretsKey, name: string, tool: string, use: string): Promise<string> {
+  const [row] = await db.select().from(secrets).where(and(eq(secrets.kind, 'secret'), eq(secrets.name, name)));
+  if (!row) throw new PolicyRefusedError('secrets', `${use} references the secret ${name}, which is not in the secrets store (an admin adds it with \`trellis secret set ${name} --hosts ${toolTarget(tool)}\`)`);
+  if (!row.hosts.includes(toolTarget(tool))) {
+    throw new PolicyRefusedError('secrets', `${use} would place the secret ${name} in the environment of tool server "${tool}", which is not one of its targets (${row.hosts.join(', ')}); an admin allows it by adding ${toolTarget(tool)}`);
   }
   return unseal(key, 'secret', name, row);
 }
@@ -139,6 +170,12 @@ export async function rotateSecretsKey(db: Db, from: SecretsKey, to: SecretsKey)
     }
     return n;
   });
+}
+
+/** Hosts are case-insensitive and kept lower-case; a tool target keeps its registry name as written. */
+function normalTarget(target: string): string {
+  const t = target.trim();
+  return t.toLowerCase().startsWith(TOOL_PREFIX) ? `${TOOL_PREFIX}${t.slice(TOOL_PREFIX.length)}` : t.toLowerCase();
 }
 
 function info(row: typeof secrets.$inferSelect): SecretInfo {

@@ -12,6 +12,7 @@ import { validateMesh } from '@trellis/mesh/validate';
 import { EngineError } from '../kernel/errors';
 import { compilePlan, type Plan } from '../plan/plan';
 import { loadVersion, nestedResolver } from '../plan/definition';
+import { knownTools } from '../tools/known-tools';
 import { rows, textArray } from '../kernel/sql';
 
 /** Which mesh version a re-open runs on: the run's own (pinned) one or the latest saved one. */
@@ -204,7 +205,7 @@ function failedFirst(members: string[], causeMember: string | null): string[] {
 async function compileVersion(db: Db, meshId: string, meshName: string, version: number): Promise<Plan | string> {
   const mesh = await loadVersion(db, meshId, version);
   if (!mesh) return `version ${version} of mesh ${meshName} does not exist`;
-  const findings = validateMesh(mesh, await nestedResolver(db, mesh));
+  const findings = validateMesh(mesh, await nestedResolver(db, mesh), await knownTools(db, mesh));
   if (hasErrors(findings)) {
     const first = findings.find((f) => f.severity === 'error');
     return `version ${version} of mesh ${meshName} cannot run: ${first?.message ?? 'it has errors'}`;

@@ -11,6 +11,7 @@ import type { Engine } from '../kernel/engine';
 import type { RunInput } from '../kernel/input';
 import { saveMesh } from '../meshes/save-mesh';
 import { loadVersion, nestedResolver } from '../plan/definition';
+import { knownTools } from '../tools/known-tools';
 import { startChecked } from './start-run';
 
 /** The saved version a run of a mesh file uses. */
@@ -51,7 +52,7 @@ export async function runMeshFile(engine: Engine, input: RunMeshFileInput): Prom
   const saved: SavedMeshFile = { meshId: result.meshId, name: result.name, version: result.version, mesh };
   await input.onSaved?.(saved);
   // Validated here, once: a mesh with findings (no head, a loop, …) is refused with them, not a compile error.
-  const findings = validateMesh(mesh, await nestedResolver(engine.db, mesh));
+  const findings = validateMesh(mesh, await nestedResolver(engine.db, mesh), await knownTools(engine.db, mesh));
   if (hasErrors(findings)) return { ok: false, stage: 'validate', saved, findings };
   await input.beforeStart?.(saved);
   const started = await startChecked(engine, { meshId: saved.meshId, meshName: saved.name, version: saved.version }, { input: input.input, ...(input.userId ? { userId: input.userId } : {}) });

@@ -12,6 +12,7 @@ import { causeSentence } from '@trellis/mesh/causes';
 import { headMessageId, uuidv7 } from '../kernel/ids';
 import { loadPlan, poolOf } from '../plan/plan';
 import { loadVersion, nestedResolver } from '../plan/definition';
+import { knownTools } from '../tools/known-tools';
 import type { Engine } from '../kernel/engine';
 import { inputPayload, type RunInput } from '../kernel/input';
 import { recordRunFailure } from '../lifecycle/record-failure';
@@ -42,7 +43,7 @@ export async function startRun(engine: Engine, input: StartRunInput): Promise<{ 
   // findings (head_missing, loop, …), not a compile error.
   const definition = await loadVersion(db, mesh.id, version);
   if (!definition) throw new MeshNotFoundError(`${mesh.name} version ${version}`);
-  const findings = validateMesh(definition, await nestedResolver(db, definition));
+  const findings = validateMesh(definition, await nestedResolver(db, definition), await knownTools(db, definition));
   if (hasErrors(findings)) throw new MeshInvalidError(findings);
   return startChecked(engine, { meshId: mesh.id, meshName: mesh.name, version }, input);
 }

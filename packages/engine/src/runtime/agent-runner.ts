@@ -12,16 +12,16 @@ import type { AgentRunner } from '../kernel/engine';
 
 /**
  * The secrets store seen through the guard as a {@link SecretResolver} for tool servers: a value is
- * revealed only for a host on the secret's list (HTTP tool servers). A local stdio process has no
- * host, so the store refuses it by the same `secrets` policy.
+ * revealed for an HTTP tool server only when its host is on the secret's list, and for a local
+ * stdio server (no host) only when the secret lists that server as `tool:<registry name>`; anything
+ * else is refused by the `secrets` policy.
  */
 function guardSecrets(guard: Guard): SecretResolver {
   return {
     reveal(name, use) {
-      if (!use.host) {
-        return Promise.reject(new PolicyRefusedError('secrets', `secret ${name} may only be sent to the hosts on its list; ${use.purpose} is a local process with no host`));
-      }
-      return guard.secretFor(name, new URL(`https://${use.host}`), use.purpose);
+      if (use.host) return guard.secretFor(name, new URL(`https://${use.host}`), use.purpose);
+      if (use.tool) return guard.secretForTool(name, use.tool, use.purpose);
+      return Promise.reject(new PolicyRefusedError('secrets', `secret ${name} may only be sent to the hosts on its list; ${use.purpose} is a local process with no host`));
     },
   };
 }
@@ -54,6 +54,7 @@ export function agentRunner(fallback?: Guard, governance?: { db: Db; secrets?: S
         ...(fetchImpl ? { fetch: fetchImpl } : {}),
         ...(context?.idempotencyKey ? { idempotencyKey: context.idempotencyKey } : {}),
         ...(governance?.prices ? { prices: governance.prices } : {}),
+        ...(guard ? { redact: (text: string) => guard.redact(text) } : {}),
       };
       let output: unknown;
       if (!governance) {

@@ -2,12 +2,16 @@
  * Takeover 4 of issue 11: `allowHosts` lists were mesh data, so a member reached Trellis's own API
  * on 127.0.0.1. Now egress is an admin policy, and loopback, private, link-local and metadata
  * addresses are refused after DNS resolution and on every redirect hop, for HTTP steps, agent
- * providers and code-step fetch, unless an admin allows that exact host (docs/security.md).
+ * providers, MCP HTTP tool servers and code-step fetch, unless an admin allows that exact host
+ * (docs/security.md).
  */
 import { lookup as dnsLookup } from 'node:dns';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { allowInternal, saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
-import type { EgressPolicy } from '../policy/egress';
+import type { AgentRunner } from '../kernel/engine';
+import { startFakeOpenAI } from '../members/agent/test/fake-openai';
+import { allowEgress, type EgressPolicy } from '../policy/egress';
+import { putToolServer } from '../tools/registry';
 import { agentRunner } from '../runtime/agent-runner';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
@@ -41,11 +45,11 @@ describe('takeover 4: egress written by the author', () => {
     await outside.close();
   });
 
-  async function run(definition: unknown) {
-    const meshId = await saveOrThrow(w, definition);
-    const { runId } = await startRun(w.engine, { meshId, input: { payload: {} } });
-    const view = await waitForRun(w.engine.db, runId, { timeoutMs: 60_000 });
-    const dead = await listMessages(w.engine.db, { runId, status: 'dead' });
+  async function run(definition: unknown, world = w) {
+    const meshId = await saveOrThrow(world, definition);
+    const { runId } = await startRun(world.engine, { meshId, input: { payload: {} } });
+    const view = await waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
+    const dead = await listMessages(world.engine.db, { runId, status: 'dead' });
     return { status: view.status, error: dead.items[0]?.error ?? '' };
   }
 
@@ -83,6 +87,31 @@ describe('takeover 4: egress written by the author', () => {
     // The admin's rule list now replaces the default: the allowed host is reached, loopback never.
     expect(outside.heard.length).toBeGreaterThanOrEqual(2);
     expect(inside.heard).toEqual([]);
+  });
+
+  it('refuses an MCP HTTP tool server and a code step fetch on loopback, though every public host is allowed', async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      // Tools come from the registry in this world, as in production.
+      const late: { runner?: AgentRunner } = {};
+      const governed = await worlds.open({ backoffMs: 50, attempts: 1, runAgent: (m, p, s, c) => (late.runner as AgentRunner)(m, p, s, c) });
+      late.runner = agentRunner(undefined, { db: governed.engine.db });
+      worlds.start(governed, { pools: ['default'] });
+      await allowEgress(governed.engine.db, { pattern: '*', by: 'test' });
+      await allowInternal(governed, new URL(fake.baseUrl).host);
+      await putToolServer(governed.engine.db, { name: 'inside', config: { transport: 'http', url: `${inside.url}/mcp` } });
+      const tool = await run(
+        { format: 'trellis.mesh/v1', name: 'egress-tool', members: [{ id: 'ask', kind: 'agent', head: true, model: 'tool', tools: ['inside'], provider: { baseUrl: fake.baseUrl } }], channels: [] },
+        governed,
+      );
+      expect(tool.status).toBe('failed');
+      expect(tool.error).toContain(`refused by the egress policy: ${inside.host} is a loopback address`);
+      const code = await run(flow([{ type: 'code', network: ['127.0.0.1'], source: `return await (await fetch(${JSON.stringify(`${inside.url}/steal`)})).json();` }]), governed);
+      expect(code.error).toContain(`refused by the egress policy: ${inside.host} is a loopback address`);
+      expect(inside.heard).toEqual([]);
+    } finally {
+      await fake.close();
+    }
   });
 
   it('lets an admin allow one exact internal host, and only that one', async () => {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allowInternal, saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
 import type { AgentRunner } from '../kernel/engine';
+import { MeshInvalidError } from '../kernel/errors';
 import { agentRunner } from '../runtime/agent-runner';
 import { startFakeOpenAI, type FakeOpenAI } from '../members/agent/test/fake-openai';
 import { startShoutHttp } from '../members/agent/test/shout-tool';
@@ -64,8 +65,8 @@ describe('tool registry in real runs', () => {
   }, 60_000);
 
   it('runs a granted streamable-HTTP tool, its header revealed from the secrets store', async () => {
-    const world = await governedWorld({ 'shout-token': 'tok-123' });
-    await putToolServer(world.engine.db, { name: 'web', config: { transport: 'http', url: http.url, secretHeaders: { 'X-Token': 'shout-token' } } });
+    const world = await governedWorld({ 'shout_token': 'tok-123' });
+    await putToolServer(world.engine.db, { name: 'web', config: { transport: 'http', url: http.url, secretHeaders: { 'X-Token': 'shout_token' } } });
     const view = await run(world, mesh('tool', ['web']));
     expect(view.status).toBe('done');
     expect(view.output).toEqual({ text: expect.stringMatching(/^HELLO MESH!/) as unknown });
@@ -86,20 +87,22 @@ describe('tool registry in real runs', () => {
     expect(http.seenHeaders().length).toBe(before);
   }, 60_000);
 
-  it('fails naming the tool server when an agent lists one no admin registered', async () => {
+  it('refuses to start a run whose agent lists a tool server no admin registered, naming the member and field', async () => {
     const world = await governedWorld();
-    const view = await run(world, mesh('tool', ['search']));
-    expect(view.status).toBe('failed');
-    expect(view.cause).toBe('agent_or_model_missing');
-    expect(view.causeMessage).toMatch(/tool server "search" granted to agent writer is not configured/);
+    const meshId = await saveOrThrow(world, mesh('tool', ['search']));
+    const refused = await startRun(world.engine, { meshId, input: { payload: { text: 'hello mesh' } } }).catch((err: unknown) => err);
+    expect(refused).toBeInstanceOf(MeshInvalidError);
+    expect((refused as MeshInvalidError).findings).toEqual([expect.objectContaining({ code: 'tool_missing', member: 'writer', field: 'tools[0]' })]);
+    await putToolServer(world.engine.db, { name: 'search', config: shoutStdio });
+    expect((await run(world, mesh('tool', ['search']))).status).toBe('done');
   }, 60_000);
 
   it('fails naming the secret when the store refuses it, and never starts the server', async () => {
     const world = await governedWorld();
-    await putToolServer(world.engine.db, { name: 'text', config: { ...shoutStdio, secretEnv: { API_KEY: 'missing-secret' } } });
+    await putToolServer(world.engine.db, { name: 'text', config: { ...shoutStdio, secretEnv: { API_KEY: 'missing_secret' } } });
     const view = await run(world, mesh('tool', ['text']));
     expect(view.status).toBe('failed');
     expect(view.cause).toBe('agent_or_model_missing');
-    expect(view.causeMessage).toMatch(/secret missing-secret/);
+    expect(view.causeMessage).toMatch(/secret missing_secret/);
   }, 60_000);
 });

@@ -9,7 +9,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '@trellis/db/client';
 import { toolServers } from '@trellis/db/schema/tools';
-import { IdSchema } from '@trellis/mesh/schema';
+import { EnvNameSchema, IdSchema } from '@trellis/mesh/schema';
 import type { McpServerRegistry } from '../members/agent/mcp-tools';
 import { BadInputError } from '../kernel/errors';
 import { revealAll, type SecretResolver } from './secrets';
@@ -28,8 +28,11 @@ export const ToolServerConfigSchema = z.discriminatedUnion('transport', [
       cwd: z.string().min(1).optional(),
       /** Plain, non-secret values. */
       env: z.record(EnvName, z.string()).default({}),
-      /** Variable → secrets-store name; the value is revealed when the server starts. */
-      secretEnv: z.record(EnvName, IdSchema).default({}),
+      /**
+       * Variable → secrets-store name; the value is revealed when the server starts, and only when
+       * the secret lists this server as `tool:<name>` among its targets.
+       */
+      secretEnv: z.record(EnvName, EnvNameSchema).default({}),
     })
     .strict(),
   z
@@ -37,7 +40,7 @@ export const ToolServerConfigSchema = z.discriminatedUnion('transport', [
       transport: z.literal('http'),
       url: z.url({ protocol: /^https?$/ }),
       /** Header → secrets-store name (e.g. `Authorization` → `search-token`). */
-      secretHeaders: z.record(HeaderName, IdSchema).default({}),
+      secretHeaders: z.record(HeaderName, EnvNameSchema).default({}),
     })
     .strict(),
 ]);
@@ -102,7 +105,7 @@ export async function loadToolRegistry(db: Db, names: readonly string[], secrets
     const config = ToolServerConfigSchema.parse(row.config);
     const purpose = `tool server "${row.name}"`;
     if (config.transport === 'stdio') {
-      const revealed = await revealAll(secrets, config.secretEnv, { purpose }, member);
+      const revealed = await revealAll(secrets, config.secretEnv, { purpose, tool: row.name }, member);
       registry[row.name] = {
         transport: 'stdio',
         command: config.command,

@@ -11,6 +11,11 @@ export interface SecretUse {
   purpose: string;
   /** The host the value will be sent to (HTTP servers); absent for a local stdio process. */
   host?: string;
+  /**
+   * The registry name of the tool server whose environment the value goes into (stdio servers):
+   * the store admits it only when the secret lists `tool:<name>` among its targets.
+   */
+  tool?: string;
 }
 
 /**

@@ -2,8 +2,8 @@
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useState } from 'react';
+import { AdminTable } from '@/components/ui/admin-table';
 import { formatDateTime } from '@/components/ui/format';
-import { errorMessage } from '@/trpc/errors';
 import { useTRPC } from '@/trpc/client';
 import { ImportMesh, ImportRefused, type ImportRefusal } from './import-mesh';
 import { NewMesh } from './new-mesh';
@@ -25,37 +25,28 @@ export function MeshList() {
         </div>
       </div>
       {refusal && <ImportRefused refusal={refusal} onClose={() => setRefusal(null)} />}
-      {meshes.isError && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{errorMessage(meshes.error)}</p>}
-      {meshes.isPending && <p className="text-sm text-slate-500">Loading meshes…</p>}
-      {meshes.data?.length === 0 && <p className="text-sm text-slate-500" data-testid="mesh-list-empty">No meshes yet. Create one or import a mesh file.</p>}
-      {meshes.data && meshes.data.length > 0 && (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="px-4 py-2 font-medium">Name</th>
-                <th className="px-4 py-2 font-medium">Description</th>
-                <th className="px-4 py-2 text-right font-medium">Latest version</th>
-                <th className="px-4 py-2 font-medium">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {meshes.data.map((m) => (
-                <tr key={m.id} className="border-b border-slate-100 last:border-0 hover:bg-slate-50" data-testid={`mesh-row-${m.name}`}>
-                  <td className="px-4 py-2.5">
-                    <Link href={`/meshes/${m.id}`} className="font-medium text-sky-700 hover:underline" data-testid={`mesh-link-${m.name}`}>
-                      {m.name}
-                    </Link>
-                  </td>
-                  <td className="max-w-md truncate px-4 py-2.5 text-slate-600" title={m.description ?? ''}>{m.description ?? '—'}</td>
-                  <td className="px-4 py-2.5 text-right tabular-nums">v{m.latestVersion}</td>
-                  <td className="px-4 py-2.5 text-slate-600">{formatDateTime(m.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        query={meshes}
+        testId="mesh-list"
+        loading="Loading meshes…"
+        empty="No meshes yet. Create one or import a mesh file."
+        hover
+        rowKey={(m) => m.id}
+        rowTestId={(m) => `mesh-row-${m.name}`}
+        columns={[
+          {
+            header: 'Name',
+            cell: (m) => (
+              <Link href={`/meshes/${m.id}`} className="font-medium text-sky-700 hover:underline" data-testid={`mesh-link-${m.name}`}>
+                {m.name}
+              </Link>
+            ),
+          },
+          { header: 'Description', className: 'max-w-md truncate text-slate-600', cell: (m) => <span title={m.description ?? ''}>{m.description ?? '—'}</span> },
+          { header: 'Latest version', className: 'text-right tabular-nums', cell: (m) => `v${m.latestVersion}` },
+          { header: 'Updated', className: 'text-slate-600', cell: (m) => formatDateTime(m.updatedAt) },
+        ]}
+      />
     </section>
   );
 }

@@ -13,6 +13,7 @@ import { RunMesh } from './run-mesh';
 import { RunOutput } from './run-output';
 import { CANCELLABLE, ENDED } from './run-status';
 import { RunCancel } from './run-cancel';
+import { RunToolCalls } from './run-tool-calls';
 
 export function RunView({ runId }: { runId: string }) {
   const trpc = useTRPC();
@@ -83,6 +84,7 @@ export function RunView({ runId }: { runId: string }) {
 
       <RunMesh meshId={r.meshId} version={r.meshVersion} memberCounts={r.memberCounts} />
       {r.status === 'done' && <RunOutput output={r.output} name={r.inputName} />}
+      <RunToolCalls runId={runId} live={!ended} />
       <MessageTrail runId={runId} live={!ended} />
     </main>
   );

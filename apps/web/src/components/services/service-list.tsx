@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
+import { AdminTable } from '@/components/ui/admin-table';
 import { buttonClass, inputClass } from '@/components/ui/button';
 import { formatDateTime } from '@/components/ui/format';
 import { errorMessage } from '@/trpc/errors';
@@ -56,31 +57,19 @@ export function ServiceList() {
         {problem && <p role="alert" className="w-full text-sm text-red-700" data-testid="service-add-error">{problem}</p>}
       </form>
       {added && <NewKey name={added.name} apiKey={added.apiKey} onDone={() => setAdded(null)} />}
-      {services.isError && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{errorMessage(services.error)}</p>}
-      {services.isPending && <p className="text-sm text-slate-500">Loading services…</p>}
-      {services.data?.length === 0 && <p className="text-sm text-slate-500" data-testid="service-list-empty">No services registered yet.</p>}
-      {services.data && services.data.length > 0 && (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="px-4 py-2 font-medium">Name</th>
-                <th className="px-4 py-2 font-medium">Key starts with</th>
-                <th className="px-4 py-2 font-medium">Added</th>
-              </tr>
-            </thead>
-            <tbody>
-              {services.data.map((s) => (
-                <tr key={s.name} className="border-b border-slate-100 last:border-0" data-testid={`service-row-${s.name}`}>
-                  <td className="px-4 py-2.5 font-medium">{s.name}</td>
-                  <td className="px-4 py-2.5 font-mono text-xs text-slate-600" data-testid={`service-prefix-${s.name}`}>{s.keyPrefix}…</td>
-                  <td className="px-4 py-2.5 text-slate-600">{formatDateTime(s.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        query={services}
+        testId="service-list"
+        loading="Loading services…"
+        empty="No services registered yet."
+        rowKey={(s) => s.name}
+        rowTestId={(s) => `service-row-${s.name}`}
+        columns={[
+          { header: 'Name', className: 'font-medium', cell: (s) => s.name },
+          { header: 'Key starts with', className: 'font-mono text-xs text-slate-600', cell: (s) => <span data-testid={`service-prefix-${s.name}`}>{s.keyPrefix}…</span> },
+          { header: 'Added', className: 'text-slate-600', cell: (s) => formatDateTime(s.createdAt) },
+        ]}
+      />
     </section>
   );
 }

@@ -1,6 +1,7 @@
 'use client';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { AdminTable } from '@/components/ui/admin-table';
 import { buttonClass, inputClass } from '@/components/ui/button';
 import { formatDateTime } from '@/components/ui/format';
 import { errorMessage } from '@/trpc/errors';
@@ -116,37 +117,20 @@ export function ToolList() {
         </button>
         {problem && <p role="alert" className="w-full text-sm text-red-700" data-testid="tool-add-error">{problem}</p>}
       </form>
-      {tools.isError && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{errorMessage(tools.error)}</p>}
-      {tools.isPending && <p className="text-sm text-slate-500">Loading tool servers…</p>}
-      {tools.data?.length === 0 && <p className="text-sm text-slate-500" data-testid="tool-list-empty">No tool servers registered yet.</p>}
-      {tools.data && tools.data.length > 0 && (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="px-4 py-2 font-medium">Name</th>
-                <th className="px-4 py-2 font-medium">Runs</th>
-                <th className="px-4 py-2 font-medium">Secrets</th>
-                <th className="px-4 py-2 font-medium">Updated</th>
-              </tr>
-            </thead>
-            <tbody>
-              {tools.data.map((t) => (
-                <tr key={t.name} className="border-b border-slate-100 last:border-0" data-testid={`tool-row-${t.name}`}>
-                  <td className="px-4 py-2.5 font-medium">{t.name}</td>
-                  <td className="px-4 py-2.5 font-mono text-xs text-slate-600">
-                    {t.config.transport === 'stdio' ? [t.config.command, ...t.config.args].join(' ') : t.config.url}
-                  </td>
-                  <td className="px-4 py-2.5 font-mono text-xs text-slate-600">
-                    {Object.values(t.config.transport === 'stdio' ? t.config.secretEnv : t.config.secretHeaders).join(', ') || '—'}
-                  </td>
-                  <td className="px-4 py-2.5 text-slate-600">{formatDateTime(t.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        query={tools}
+        testId="tool-list"
+        loading="Loading tool servers…"
+        empty="No tool servers registered yet."
+        rowKey={(t) => t.name}
+        rowTestId={(t) => `tool-row-${t.name}`}
+        columns={[
+          { header: 'Name', className: 'font-medium', cell: (t) => t.name },
+          { header: 'Runs', className: 'font-mono text-xs text-slate-600', cell: (t) => (t.config.transport === 'stdio' ? [t.config.command, ...t.config.args].join(' ') : t.config.url) },
+          { header: 'Secrets', className: 'font-mono text-xs text-slate-600', cell: (t) => Object.values(t.config.transport === 'stdio' ? t.config.secretEnv : t.config.secretHeaders).join(', ') || '—' },
+          { header: 'Updated', className: 'text-slate-600', cell: (t) => formatDateTime(t.updatedAt) },
+        ]}
+      />
     </section>
   );
 }

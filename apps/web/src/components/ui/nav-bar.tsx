@@ -14,6 +14,8 @@ const LINKS = [
   { href: '/users', label: 'Users', adminOnly: true },
   { href: '/audit', label: 'Audit', adminOnly: true },
   { href: '/secrets', label: 'Secrets', adminOnly: true },
+  { href: '/connections', label: 'Connections', adminOnly: true },
+  { href: '/egress', label: 'Egress', adminOnly: true },
   { href: '/tools', label: 'Tools', adminOnly: true },
 ] as const;
 

@@ -2,6 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ROLES } from '@trellis/engine/users/roles';
+import { AdminTable } from '@/components/ui/admin-table';
 import { buttonClass, inputClass } from '@/components/ui/button';
 import { formatDateTime } from '@/components/ui/format';
 import { errorMessage } from '@/trpc/errors';
@@ -43,53 +44,53 @@ export function UserList({ selfId }: { selfId: string }) {
       </div>
       <AddUserForm onAdded={() => void refresh()} />
       {problem && <p role="alert" className="mb-4 rounded-md bg-red-50 px-3 py-2 text-sm text-red-700" data-testid="user-error">{problem}</p>}
-      {users.isError && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{errorMessage(users.error)}</p>}
-      {users.isPending && <p className="text-sm text-slate-500">Loading users…</p>}
-      {users.data && (
-        <div className="overflow-hidden rounded-lg border border-slate-200 bg-white">
-          <table className="w-full text-left text-sm">
-            <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-              <tr>
-                <th className="px-4 py-2 font-medium">Email</th>
-                <th className="px-4 py-2 font-medium">Role</th>
-                <th className="px-4 py-2 font-medium">Added</th>
-                <th className="px-4 py-2 font-medium" />
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((u) => (
-                <tr key={u.id} className="border-b border-slate-100 last:border-0" data-testid={`user-row-${u.email}`}>
-                  <td className="px-4 py-2.5 font-medium">
-                    {u.email}
-                    {u.disabled && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">disabled</span>}
-                  </td>
-                  <td className="px-4 py-2.5">
-                    <select aria-label={`Role of ${u.email}`} className={`w-36 ${inputClass}`} value={u.role} data-testid={`user-role-${u.email}`}
-                      onChange={(e) => void attempt(() => setRole.mutateAsync({ user: u.id, role: e.target.value as (typeof ROLES)[number] }))}>
-                      {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
-                    </select>
-                  </td>
-                  <td className="px-4 py-2.5 text-slate-600">{formatDateTime(u.createdAt)}</td>
-                  <td className="space-x-2 px-4 py-2.5 text-right">
-                    {u.id !== selfId && (
-                      <>
-                        <button type="button" className={buttonClass.secondary} data-testid={`user-toggle-${u.email}`}
-                          onClick={() => void attempt(() => setDisabled.mutateAsync({ user: u.id, disabled: !u.disabled }))}>
-                          {u.disabled ? 'Enable' : 'Disable'}
-                        </button>
-                        <button type="button" className={buttonClass.danger} data-testid={`user-remove-${u.email}`}
-                          onClick={() => window.confirm(`Remove ${u.email}? They are signed out at once.`) && void attempt(() => remove.mutateAsync({ user: u.id }))}>
-                          Remove
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <AdminTable
+        query={users}
+        testId="user-list"
+        loading="Loading users…"
+        empty="No users."
+        rowKey={(u) => u.id}
+        rowTestId={(u) => `user-row-${u.email}`}
+        columns={[
+          {
+            header: 'Email',
+            className: 'font-medium',
+            cell: (u) => (
+              <>
+                {u.email}
+                {u.disabled && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-600">disabled</span>}
+              </>
+            ),
+          },
+          {
+            header: 'Role',
+            cell: (u) => (
+              <select aria-label={`Role of ${u.email}`} className={`w-36 ${inputClass}`} value={u.role} data-testid={`user-role-${u.email}`}
+                onChange={(e) => void attempt(() => setRole.mutateAsync({ user: u.id, role: e.target.value as (typeof ROLES)[number] }))}>
+                {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+              </select>
+            ),
+          },
+          { header: 'Added', className: 'text-slate-600', cell: (u) => formatDateTime(u.createdAt) },
+          {
+            header: '',
+            className: 'space-x-2 text-right',
+            cell: (u) =>
+              u.id !== selfId && (
+                <>
+                  <button type="button" className={buttonClass.secondary} data-testid={`user-toggle-${u.email}`}
+                    onClick={() => void attempt(() => setDisabled.mutateAsync({ user: u.id, disabled: !u.disabled }))}>
+                    {u.disabled ? 'Enable' : 'Disable'}
+                  </button>
+                  <button type="button" className={buttonClass.danger} data-testid={`user-remove-${u.email}`}
+                    onClick={() => window.confirm(`Remove ${u.email}? They are signed out at once.`) && void attempt(() => remove.mutateAsync({ user: u.id }))}>
+                    Remove
+                  </button>
+                </>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -93,6 +93,8 @@ export async function openToolBox(
     fetch?: typeof fetch;
     /** Told of every call before its result goes back to the model (e.g. to record it on the run's trail). */
     onCall?: (event: ToolCallEvent) => Promise<void>;
+    /** Applied to each result's text before it is returned or reported (hides secret values). */
+    redact?: (text: string) => string;
   },
 ): Promise<ToolBox> {
   const granted = member.tools ?? [];
@@ -152,7 +154,7 @@ export async function openToolBox(
       const why = err instanceof Error ? err.message : String(err);
       throw agentFailure(member, 'step_code_failed', `tool ${target.tool} on server "${target.conn.server}" failed: ${why}`, true);
     }
-    const text = resultText(result);
+    const text = opts.redact ? opts.redact(resultText(result)) : resultText(result);
     const failed = result.isError === true;
     await opts.onCall?.({ tool: name, server: target.conn.server, outcome: failed ? 'error' : 'ok', detail: failed ? text.slice(0, 500) : null });
     return text;

@@ -47,6 +47,11 @@ export interface RunAgentOptions {
    * so a tool with outside effects can recognise a redelivered call.
    */
   idempotencyKey?: string;
+  /**
+   * Applied to every tool result before it goes back to the model or onto the trail, e.g. to hide
+   * secret values a tool server was given (the guard's `redact`).
+   */
+  redact?: (text: string) => string;
 }
 
 /** What an agent produced. */
@@ -96,6 +101,7 @@ export async function runAgent(member: AgentMember, payload: unknown, options: R
     ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
     ...(options.onToolCall ? { onCall: options.onToolCall } : {}),
+    ...(options.redact ? { redact: options.redact } : {}),
   });
   try {
     const output = await loop(member, payload, options, { client, spend, tools });

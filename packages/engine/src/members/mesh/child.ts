@@ -17,6 +17,7 @@ import { StepError } from '../../kernel/errors';
 import { loadPlan, poolOf } from '../../plan/plan';
 import { headMessageId, uuidv7 } from '../../kernel/ids';
 import { loadVersion, nestedResolver } from '../../plan/definition';
+import { knownTools } from '../../tools/known-tools';
 import type { Engine } from '../../kernel/engine';
 import { rows, type Queryable } from '../../kernel/sql';
 
@@ -42,7 +43,7 @@ export async function resolveChildMesh(engine: Engine, member: NestedMeshMember)
   if (!mesh) throw new StepError('agent_or_model_missing', member.id, `nested mesh ${member.mesh} is not saved`, false);
   const definition = await loadVersion(engine.db, mesh.id, mesh.latestVersion);
   if (!definition) throw new StepError('agent_or_model_missing', member.id, `nested mesh ${member.mesh} has no version ${mesh.latestVersion}`, false);
-  const findings = validateMesh(definition, await nestedResolver(engine.db, definition)).filter((f) => f.severity === 'error');
+  const findings = validateMesh(definition, await nestedResolver(engine.db, definition), await knownTools(engine.db, definition)).filter((f) => f.severity === 'error');
   if (hasErrors(findings)) {
     throw new StepError(
       'step_code_failed',
