@@ -7,6 +7,7 @@
  * approval and in the item's history.
  */
 import { sql } from 'drizzle-orm';
+import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
 import { ActionNotFoundError, ActionRefusedError } from '../ops/errors';
@@ -94,6 +95,7 @@ export async function decideApproval(engine: Engine, input: DecideApprovalInput)
       sql`insert into action_item_history (item_id, action, actor, detail)
           values (${itemId}, ${status}, ${input.userId}, ${JSON.stringify({ comment: comment || null, runId: a.run_id })}::jsonb)`,
     );
+    await appendAuditBy(tx, input.userId, { action: `approval.${input.decision}`, target: a.id, detail: { runId: a.run_id, member: a.member, comment: comment || null } });
     await recordEvents(tx, [
       { kind: 'approval.changed', runId: a.run_id, itemId, meshId: a.mesh_id, status },
       { kind: 'item.changed', itemId, meshId: a.mesh_id, status: 'resolved' },
