@@ -12,6 +12,7 @@ import { StatusBadge } from '@/components/ui/status-badge';
 import { shortId } from '@/components/runs/run-status';
 import { ItemActions } from './item-actions';
 import { ItemHistory } from './item-history';
+import { Can } from '@/components/ui/access';
 
 /** An item as `actions.list` lists it. */
 export type ActionItem = inferRouterOutputs<AppRouter>['actions']['list'][number];
@@ -65,7 +66,9 @@ export function ActionItemCard({ item, people }: { item: ActionItem; people: rea
         ))}
       </ul>
 
-      <ItemActions item={item} people={people} />
+      <Can rule="operate">
+        <ItemActions item={item} people={people} />
+      </Can>
       <ItemHistory history={item.history} />
     </li>
   );
