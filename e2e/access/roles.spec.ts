@@ -123,7 +123,7 @@ test.describe('people and access', () => {
       await who.goto('/actions');
       const approval = who.locator(`[data-testid="action-item"][data-kind="approval"][data-mesh="${reviewedName}"]`);
       await expect(approval).toBeVisible({ timeout: 25_000 });
-      const actions = { approve: (await approval.getByTestId('approval-approve').count()) > 0, acknowledge: (await approval.getByTestId('action-acknowledge').count()) > 0 };
+      const actions = { approve: (await approval.getByTestId('approval-approve').count()) > 0, assign: (await approval.getByTestId('action-assign').count()) > 0 };
       const nav = { users: await has('nav-users'), audit: await has('nav-audit'), secrets: await has('nav-secrets'), tools: await has('nav-tools') };
       await who.goto('/services');
       const services = { add: await has('service-add') };
@@ -136,7 +136,7 @@ test.describe('people and access', () => {
       canvas: { save: false, palette: false, run: false, readOnly: true },
       run: { reopen: false },
       runs: { reopenSelected: false, select: false },
-      actions: { approve: false, acknowledge: false },
+      actions: { approve: false, assign: false },
       nav: noAdmin,
       services: { add: false },
     });
@@ -145,7 +145,7 @@ test.describe('people and access', () => {
       canvas: { save: false, palette: false, run: true, readOnly: true },
       run: { reopen: true },
       runs: { reopenSelected: true, select: true },
-      actions: { approve: true, acknowledge: true },
+      actions: { approve: true, assign: true },
       nav: noAdmin,
       services: { add: false },
     });
@@ -154,7 +154,7 @@ test.describe('people and access', () => {
       canvas: { save: true, palette: true, run: true, readOnly: false },
       run: { reopen: false },
       runs: { reopenSelected: false, select: false },
-      actions: { approve: false, acknowledge: false },
+      actions: { approve: false, assign: false },
       nav: noAdmin,
       services: { add: false },
     });
@@ -163,7 +163,7 @@ test.describe('people and access', () => {
       canvas: { save: true, palette: true, run: true, readOnly: false },
       run: { reopen: true },
       runs: { reopenSelected: true, select: true },
-      actions: { approve: true, acknowledge: true },
+      actions: { approve: true, assign: true },
       nav: { users: true, audit: true, secrets: true, tools: true },
       services: { add: true },
     });
