@@ -29,6 +29,13 @@ const child = spawn(process.execPath, [nextBin, 'start', '-p', port, '-H', '127.
     TRELLIS_ADMIN_PASSWORD: 'e2e-password',
     NEXTAUTH_SECRET: 'e2e-secret-not-for-production',
     NEXTAUTH_URL: `http://127.0.0.1:${port}`,
+    // Single sign-on against the OpenID provider e2e/auth/sso.spec.ts starts on the next port.
+    TRELLIS_OIDC_ISSUER: `http://127.0.0.1:${Number(port) + 1}`,
+    TRELLIS_OIDC_CLIENT_ID: 'trellis-e2e',
+    TRELLIS_OIDC_CLIENT_SECRET: 'e2e-oidc-client-secret',
+    TRELLIS_OIDC_NAME: 'Example ID',
+    TRELLIS_OIDC_SCOPE: 'openid email profile groups',
+    TRELLIS_OIDC_ROLES: 'trellis-designers=designer,trellis-operators=operator,trellis-admins=admin',
     NEXT_TELEMETRY_DISABLED: '1',
   },
 });

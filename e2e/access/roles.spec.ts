@@ -1,4 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
+import { importFailingMesh, importMesh, startRun } from '../support/api';
 import { signIn, submitSignIn } from '../support/session';
 
 /** Adds a person on the Users page and returns the password shown once. */
@@ -78,5 +79,93 @@ test.describe('people and access', () => {
     await expect(page.getByTestId(`user-role-${designer}`)).toHaveValue('viewer');
     await dee.goto('/meshes');
     await expect(dee).toHaveURL((url) => url.pathname === '/signin');
+  });
+
+  test('each role sees only the controls it may use: viewers none, operators run, re-open and approve, designers edit', async ({ page, browser }) => {
+    const stamp = Date.now().toString(36);
+    await signIn(page, '/users');
+    const passwords: Record<string, string> = {};
+    for (const role of ['viewer', 'operator', 'designer']) passwords[role] = await invite(page, `${role}-${stamp}@e2e.test`, role);
+
+    // What there is to act on: a mesh, a failed run, and an output waiting for approval.
+    const { meshId, name: failingName } = await importFailingMesh(page, 'e2e-roles-fail');
+    const failedRun = await startRun(page, meshId, 'fail on purpose');
+    const reviewedName = `e2e-roles-review-${stamp}`;
+    const reviewed = await importMesh(page, {
+      format: 'trellis.mesh/v1',
+      name: reviewedName,
+      members: [
+        { id: 'head', kind: 'workflow', head: true, steps: [{ type: 'pass' }] },
+        { id: 'review', kind: 'workflow', approval: 'required', steps: [{ type: 'pass' }] },
+      ],
+      channels: [{ from: 'head', to: 'review' }],
+    });
+    await startRun(page, reviewed, 'approve me');
+    await page.goto(`/runs/${failedRun}`);
+    await expect(page.getByTestId('run-status')).toHaveText('failed', { timeout: 30_000 });
+
+    /** What one role sees on each page; `true` = the control is there. */
+    async function sees(who: Page) {
+      const has = async (testId: string) => (await who.getByTestId(testId).count()) > 0;
+      await who.goto('/meshes');
+      await expect(who.getByTestId(`mesh-row-${failingName}`)).toBeVisible();
+      const meshList = { newMesh: await has('mesh-new'), importMesh: await has('mesh-import') };
+      await who.goto(`/meshes/${meshId}`);
+      await expect(who.getByTestId('mesh-export')).toBeVisible();
+      const canvas = { save: await has('mesh-save'), palette: await has('palette'), run: await has('run-start'), readOnly: await has('mesh-read-only') };
+      await who.goto(`/runs/${failedRun}`);
+      await expect(who.getByTestId('run-status')).toHaveText('failed');
+      await expect(who.getByTestId('run-attempts')).toBeVisible();
+      const run = { reopen: await has('run-reopen') };
+      await who.goto('/runs');
+      await expect(who.getByTestId(`run-row-${failedRun}`)).toBeVisible();
+      const runs = { reopenSelected: await has('runs-reopen'), select: (await who.getByTestId(`run-row-${failedRun}`).getByTestId('run-select').count()) > 0 };
+      await who.goto('/actions');
+      const approval = who.locator(`[data-testid="action-item"][data-kind="approval"][data-mesh="${reviewedName}"]`);
+      await expect(approval).toBeVisible({ timeout: 25_000 });
+      const actions = { approve: (await approval.getByTestId('approval-approve').count()) > 0, assign: (await approval.getByTestId('action-assign').count()) > 0 };
+      const nav = { users: await has('nav-users'), audit: await has('nav-audit'), secrets: await has('nav-secrets'), tools: await has('nav-tools') };
+      await who.goto('/services');
+      const services = { add: await has('service-add') };
+      return { meshList, canvas, run, runs, actions, nav, services };
+    }
+
+    const noAdmin = { users: false, audit: false, secrets: false, tools: false };
+    expect(await sees(await signedIn(browser, `viewer-${stamp}@e2e.test`, passwords.viewer ?? ''))).toEqual({
+      meshList: { newMesh: false, importMesh: false },
+      canvas: { save: false, palette: false, run: false, readOnly: true },
+      run: { reopen: false },
+      runs: { reopenSelected: false, select: false },
+      actions: { approve: false, assign: false },
+      nav: noAdmin,
+      services: { add: false },
+    });
+    expect(await sees(await signedIn(browser, `operator-${stamp}@e2e.test`, passwords.operator ?? ''))).toEqual({
+      meshList: { newMesh: false, importMesh: false },
+      canvas: { save: false, palette: false, run: true, readOnly: true },
+      run: { reopen: true },
+      runs: { reopenSelected: true, select: true },
+      actions: { approve: true, assign: true },
+      nav: noAdmin,
+      services: { add: false },
+    });
+    expect(await sees(await signedIn(browser, `designer-${stamp}@e2e.test`, passwords.designer ?? ''))).toEqual({
+      meshList: { newMesh: true, importMesh: true },
+      canvas: { save: true, palette: true, run: true, readOnly: false },
+      run: { reopen: false },
+      runs: { reopenSelected: false, select: false },
+      actions: { approve: false, assign: false },
+      nav: noAdmin,
+      services: { add: false },
+    });
+    expect(await sees(page)).toEqual({
+      meshList: { newMesh: true, importMesh: true },
+      canvas: { save: true, palette: true, run: true, readOnly: false },
+      run: { reopen: true },
+      runs: { reopenSelected: true, select: true },
+      actions: { approve: true, assign: true },
+      nav: { users: true, audit: true, secrets: true, tools: true },
+      services: { add: true },
+    });
   });
 });

@@ -24,6 +24,27 @@ const WebEnvSchema = z.object({
   TRELLIS_ROOT: optionalText,
   /** Seed examples/meshes on start (default on). */
   TRELLIS_SEED_EXAMPLES: z.enum(['0', '1', 'true', 'false']).default('1'),
+  /**
+   * How far X-Forwarded-For is trusted for the client address (sign-in limits, audit): unset = not
+   * at all; a hop count; or proxies' addresses and CIDR ranges (packages/api security/client-address.ts).
+   */
+  TRELLIS_TRUST_PROXY: optionalText,
+  /** Single sign-on (OpenID Connect): the provider's issuer URL; unset = password sign-in only. */
+  TRELLIS_OIDC_ISSUER: optionalText,
+  TRELLIS_OIDC_CLIENT_ID: optionalText,
+  TRELLIS_OIDC_CLIENT_SECRET: optionalText,
+  /** The sign-in button's label. */
+  TRELLIS_OIDC_NAME: z.string().trim().min(1).default('single sign-on'),
+  /** The scopes asked for; add the one that releases the group claim if the provider needs it (e.g. `groups`). */
+  TRELLIS_OIDC_SCOPE: z.string().trim().min(1).default('openid email profile'),
+  /** The claim holding the person's groups (a string or a list). */
+  TRELLIS_OIDC_ROLE_CLAIM: z.string().trim().min(1).default('groups'),
+  /** `value=role` pairs, comma-separated: `trellis-admins=admin,analysts=designer`. */
+  TRELLIS_OIDC_ROLES: optionalText,
+  /** The role of a new person whose groups map to none; `none` refuses them. */
+  TRELLIS_OIDC_DEFAULT_ROLE: z.enum(['admin', 'designer', 'operator', 'viewer', 'none']).default('viewer'),
+  /** `create`: first sign-in creates the user; `invited`: only people an admin added may sign in. */
+  TRELLIS_OIDC_NEW_USERS: z.enum(['create', 'invited']).default('create'),
   NODE_ENV: z.enum(['development', 'production', 'test']).default('production'),
 });
 

@@ -8,6 +8,9 @@ export async function register(): Promise<void> {
   // Node-only import (pg, PGlite, BullMQ) from the edge build; read through env.ts it could not.
   // eslint-disable-next-line no-restricted-properties
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // Before the first request: every request carries its socket's peer, which Next would drop.
+    const { installPeerStamp } = await import('@trellis/api/security/client-address');
+    installPeerStamp();
     const { startServerRuntime } = await import('./server/start');
     await startServerRuntime();
   }

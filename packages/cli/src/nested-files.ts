@@ -32,7 +32,7 @@ export async function importNestedFiles(db: Db, meshFile: string, mesh: Mesh, se
     const parsed = parseMeshFile(text);
     if (!parsed.ok || parsed.mesh.name !== member.mesh) continue;
     imported.push(...(await importNestedFiles(db, file, parsed.mesh, seen)));
-    if ((await saveMesh(db, { definition: text })).ok) imported.push(file);
+    if ((await saveMesh(db, { definition: text, imported: true })).ok) imported.push(file);
   }
   return imported;
 }

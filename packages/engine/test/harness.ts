@@ -11,12 +11,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { openDb, type DbHandle } from '@trellis/db/client';
+import { openDb, type Db, type DbHandle } from '@trellis/db/client';
 import { silentLogger } from '../src/kernel/log';
 import { createEngine, type Engine, type EngineConfig, type EngineOptions } from '../src/kernel/engine';
 import { saveMesh } from '../src/meshes/save-mesh';
 import { sql } from 'drizzle-orm';
-import { afterEach, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { startInProcess, type InProcessOptions } from '../src/runtime/in-process';
 import { rows, type Queryable } from '../src/kernel/sql';
 import { queueName } from '../src/kernel/queues';
@@ -117,15 +117,60 @@ export async function storeSecret(world: TestWorld, kind: SecretKind, name: stri
   await setSecret(world.engine.db, TEST_SECRETS_KEY, { kind, name, value, hosts, by: 'test' });
 }
 
+/** A fresh, migrated database alone: its handle, its Postgres name (undefined on PGlite), and how to close and drop it. */
+export interface TestDb {
+  handle: DbHandle;
+  databaseName: string | undefined;
+  close(): Promise<void>;
+}
+
+/** Opens a fresh, migrated database: `trellis_t_<random>` on the test Postgres, or an in-memory PGlite. */
+export async function openTestDb(kind: 'postgres' | 'pglite'): Promise<TestDb> {
+  const database = kind === 'postgres' ? await createTestDatabase() : undefined;
+  const handle = await openDb(database ? { url: database.url } : { dataDir: 'memory://' });
+  await handle.migrate();
+  return {
+    handle,
+    databaseName: database?.name,
+    async close() {
+      await handle.close();
+      await database?.drop();
+    },
+  };
+}
+
+/**
+ * A test file's own database (no engine, no Redis), opened before its tests and closed after them;
+ * read `.db` inside tests. Call once per file.
+ */
+export function useTestDb(kind: 'postgres' | 'pglite' = 'pglite'): { readonly db: Db; readonly handle: DbHandle } {
+  let opened: TestDb | undefined;
+  beforeAll(async () => {
+    opened = await openTestDb(kind);
+  }, 180_000);
+  afterAll(async () => opened?.close());
+  const handle = (): DbHandle => {
+    if (!opened) throw new Error('useTestDb: the database is opened in beforeAll; read it inside a test');
+    return opened.handle;
+  };
+  return {
+    get handle() {
+      return handle();
+    },
+    get db() {
+      return handle().db;
+    },
+  };
+}
+
 /** Opens a fresh, migrated database of the given kind and an engine on its own queue prefix. */
 export async function openWorld(
   kind: 'postgres' | 'pglite',
   config: Partial<EngineConfig> & Pick<EngineOptions, 'runAgent' | 'security' | 'log'> = {},
   redisUrl = REDIS_URL,
 ): Promise<TestWorld> {
-  const database = kind === 'postgres' ? await createTestDatabase() : undefined;
-  const handle = await openDb(database ? { url: database.url } : { dataDir: 'memory://' });
-  await handle.migrate();
+  const db = await openTestDb(kind);
+  const { handle, databaseName } = db;
   const prefix = `tt${randomBytes(5).toString('hex')}`;
   const engine = createEngine({
     db: handle.db,
@@ -140,11 +185,10 @@ export async function openWorld(
     handle,
     engine,
     prefix,
-    databaseName: database?.name,
+    databaseName,
     async close() {
       await engine.close();
-      await handle.close();
-      await database?.drop();
+      await db.close();
       await dropPrefix(prefix, redisUrl).catch(() => undefined);
     },
   };

@@ -1,17 +1,21 @@
 /**
- * Sign-in: next-auth v4 with email and password (credentials), JWT sessions signed with NEXTAUTH_SECRET.
+ * Sign-in: next-auth v4 with email and password (credentials) and, when TRELLIS_OIDC_ISSUER is set,
+ * single sign-on (OpenID Connect, server/oidc.ts); JWT sessions signed with NEXTAUTH_SECRET.
  * The password check is the engine's `verifyCredentials`, behind the Redis-backed sign-in limits. The JWT carries only the user id and the
  * session version (`uid`, `sv`); every request reads the user's row (`loadSessionUser`), so a role
  * change, a disable, a removal or a sign-out ends the session at once, not when the JWT expires.
  */
 import { getServerSession, type NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
+import { clientAddress, parseProxyTrust, type ProxyTrust } from '@trellis/api/security/client-address';
+import { OidcSignInRefusedError, signInWithOidc } from '@trellis/engine/users/sign-in-oidc';
 import { endSessions } from '@trellis/engine/users/own-account';
 import { loadSessionUser, type SessionClaims } from '@trellis/engine/users/session-user';
 import type { Engine } from '@trellis/engine/engine';
 import { signInGuard, type SignInGuard } from '@trellis/engine/users/sign-in-limit';
 import type { SignedInUser } from '@trellis/engine/users/verify-credentials';
 import { webEnv } from '../env';
+import { OIDC_PROVIDER_ID, oidcSettings } from './oidc';
 import { getRuntime } from './runtime';
 
 declare module 'next-auth' {
@@ -21,6 +25,8 @@ declare module 'next-auth' {
   }
   interface User {
     sessionVersion?: number;
+    /** Single sign-on only: the provider's claims, read by the sign-in callback. */
+    claims?: Record<string, unknown>;
   }
 }
 
@@ -40,22 +46,24 @@ function guardFor(engine: Engine): SignInGuard {
   return guard;
 }
 
-/** The caller's address: the first X-Forwarded-For hop (set by Next.js or the proxy in front), else X-Real-IP. */
-function clientAddress(headers: Record<string, unknown> | undefined): string {
-  const pick = (name: string) => {
-    const v = headers?.[name];
-    return typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
-  };
-  return pick('x-forwarded-for')?.split(',')[0]?.trim() || pick('x-real-ip') || 'unknown';
+let trust: ProxyTrust | undefined;
+
+/** The caller's address: the socket's peer, or from X-Forwarded-For as far as TRELLIS_TRUST_PROXY trusts it. */
+function callerAddress(headers: Record<string, unknown> | undefined): string {
+  trust ??= parseProxyTrust(webEnv().TRELLIS_TRUST_PROXY);
+  return clientAddress(headers, trust);
 }
 
 /** The next-auth options, built on first use (the secret is read at request time, never at build). */
 export function authOptions(): NextAuthOptions {
-  options ??= {
+  if (options) return options;
+  const sso = oidcSettings(webEnv());
+  options = {
     secret: webEnv().NEXTAUTH_SECRET,
     session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
     pages: { signIn: '/signin' },
     providers: [
+      ...(sso ? [sso.provider] : []),
       CredentialsProvider({
         name: 'Email and password',
         credentials: {
@@ -66,11 +74,25 @@ export function authOptions(): NextAuthOptions {
           if (!credentials?.email || !credentials.password) return null;
           const { db, engine } = await getRuntime();
           // A SignInLimitedError's sentence reaches the sign-in form as the error to show.
-          return guardFor(engine).signIn(db, { email: credentials.email, password: credentials.password, address: clientAddress(req.headers) });
+          return guardFor(engine).signIn(db, { email: credentials.email, password: credentials.password, address: callerAddress(req.headers) });
         },
       }),
     ],
     callbacks: {
+      async signIn({ user, account }) {
+        if (account?.provider !== OIDC_PROVIDER_ID || !sso) return true;
+        const { db } = await getRuntime();
+        try {
+          const signed = await signInWithOidc(db, { issuer: sso.issuer, claims: user.claims ?? {} }, sso.policy);
+          // The object next-auth passes on to the jwt callback: from here on it is the Trellis user.
+          Object.assign(user, { id: signed.id, email: signed.email, name: signed.name, sessionVersion: signed.sessionVersion, claims: undefined });
+          return true;
+        } catch (err) {
+          // A refusal's code (never its text) travels in the URL; the sign-in page says the sentence.
+          if (err instanceof OidcSignInRefusedError) return `/signin?sso=${err.reason}`;
+          throw err;
+        }
+      },
       jwt({ token, user }) {
         if (user) {
           token.uid = user.id;
@@ -94,6 +116,11 @@ export function authOptions(): NextAuthOptions {
     },
   };
   return options;
+}
+
+/** The single sign-on button's label, or null when it is not configured. */
+export function ssoName(): string | null {
+  return webEnv().TRELLIS_OIDC_ISSUER ? webEnv().TRELLIS_OIDC_NAME : null;
 }
 
 /** The session claims of the current request (not yet checked against the users row), or null. */

@@ -57,7 +57,7 @@ export async function secretListCommand(kind: SecretKind, opts: { json?: boolean
 /** `secret remove NAME` / `connection remove NAME`. */
 export async function secretRemoveCommand(kind: SecretKind, name: string): Promise<number> {
   return withEngine(async ({ engine }) => {
-    if (!(await deleteSecret(engine.db, kind, name))) throw new CliError(`no ${kind} is named ${name}`);
+    if (!(await deleteSecret(engine.db, kind, name, 'cli'))) throw new CliError(`no ${kind} is named ${name}`);
     process.stdout.write(`${kind} ${name} removed\n`);
     return EXIT.ok;
   });
@@ -115,7 +115,7 @@ export async function egressListCommand(opts: { json?: boolean }): Promise<numbe
 /** `egress remove PATTERN`. */
 export async function egressRemoveCommand(pattern: string): Promise<number> {
   return withEngine(async ({ engine }) => {
-    if (!(await removeEgressRule(engine.db, pattern))) throw new CliError(`no egress rule is ${pattern}`);
+    if (!(await removeEgressRule(engine.db, pattern, 'cli'))) throw new CliError(`no egress rule is ${pattern}`);
     process.stdout.write(`egress rule ${pattern} removed\n`);
     return EXIT.ok;
   });

@@ -82,7 +82,7 @@ export async function toolListCommand(opts: { json?: boolean }): Promise<number>
 export async function toolRemoveCommand(name: string): Promise<number> {
   const booted = await open(settings());
   try {
-    if (!(await removeToolServer(booted.engine.db, name))) throw new CliError(`no tool server named ${name} is registered`);
+    if (!(await removeToolServer(booted.engine.db, name, 'cli'))) throw new CliError(`no tool server named ${name} is registered`);
     process.stdout.write(`tool server ${name} removed\n`);
     return EXIT.ok;
   } finally {

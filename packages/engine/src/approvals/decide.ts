@@ -9,6 +9,7 @@
 import { APPROVAL_STATUSES } from '@trellis/db/schema/statuses';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
+import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
 import { ActionNotFoundError, ActionRefusedError } from '../ops/errors';
@@ -98,6 +99,7 @@ export async function decideApproval(engine: Engine, input: DecideApprovalInput)
       sql`insert into action_item_history (item_id, action, actor, detail)
           values (${itemId}, ${status}, ${input.userId}, ${JSON.stringify({ comment: comment || null, runId: a.run_id })}::jsonb)`,
     );
+    await appendAuditBy(tx, input.userId, { action: `approval.${input.decision}`, target: a.id, detail: { runId: a.run_id, member: a.member, comment: comment || null } });
     await recordEvents(tx, [
       { kind: 'approval.changed', runId: a.run_id, itemId, meshId: a.mesh_id, status },
       { kind: 'item.changed', itemId, meshId: a.mesh_id, status: 'resolved' },

@@ -2,9 +2,10 @@
  * Writing to the audit trail, inside the caller's transaction so the entry exists exactly when the
  * action does. A transaction-scoped advisory lock orders writers, so the chain has one next entry.
  */
-import { desc, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { auditLog } from '@trellis/db/schema/audit-log';
+import { users } from '@trellis/db/schema/users';
 import { entryHash, GENESIS_HASH, type AuditFields } from './chain';
 
 /** A database or a transaction handle (the entry commits or rolls back with it). */
@@ -60,4 +61,15 @@ export const SYSTEM_ACTOR: AuditActor = { id: null, email: null };
 /** The actor for a signed-in user. */
 export function actorOf(user: { id: string; email: string }): AuditActor {
   return { id: user.id, email: user.email };
+}
+
+/**
+ * Appends an entry whose actor is the user `userId`, read in the same transaction; Trellis itself
+ * (the system actor) when there is none or it names no user (`cli`, `test`), kept as `detail.by`.
+ * @returns the entry's sequence number.
+ */
+export async function appendAuditBy(tx: AuditWriter, userId: string | null | undefined, entry: Omit<AuditEntryInput, 'actor'>): Promise<number> {
+  const [user] = userId ? await tx.select({ id: users.id, email: users.email }).from(users).where(eq(users.id, userId)).limit(1) : [];
+  const detail = !user && userId ? { ...entry.detail, by: userId } : entry.detail;
+  return appendAudit(tx, { ...entry, actor: user ? actorOf(user) : SYSTEM_ACTOR, ...(detail ? { detail } : {}) });
 }

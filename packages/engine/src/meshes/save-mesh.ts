@@ -6,6 +6,7 @@ import type { Finding } from '@trellis/mesh/findings';
 import { parseMeshFile } from '@trellis/mesh/parse';
 import type { Mesh } from '@trellis/mesh/schema';
 import { validateMesh } from '@trellis/mesh/validate';
+import { appendAuditBy, type AuditWriter } from '../audit/append';
 import { uuidv7 } from '../kernel/ids';
 import { guardMeshDefinition } from '../security/definition-guard';
 import { canonicalJson, loadVersion, nestedResolver } from '../plan/definition';
@@ -21,6 +22,8 @@ export interface SaveMeshInput {
   /** The version the editor started from; an older one than the latest is refused as a conflict. */
   baseVersion?: number;
   userId?: string;
+  /** Recorded as `mesh.import` rather than `mesh.save` in the audit trail. */
+  imported?: boolean;
 }
 
 /** The outcome: saved (maybe unchanged), or refused with findings. */
@@ -47,7 +50,7 @@ export async function saveMesh(db: Db, input: SaveMeshInput): Promise<SaveMeshRe
   const [existing] = await db.select().from(meshes).where(lookup);
   if (!existing) {
     if (input.meshId) return { ok: false, reason: 'invalid', findings: [], message: `no mesh ${input.meshId}` };
-    return createMesh(db, mesh, findings, input.userId);
+    return createMesh(db, mesh, findings, input);
   }
   if (input.baseVersion !== undefined && input.baseVersion < existing.latestVersion) {
     return conflict(existing.latestVersion, input.baseVersion);
@@ -69,6 +72,7 @@ export async function saveMesh(db: Db, input: SaveMeshInput): Promise<SaveMeshRe
       .returning({ version: meshes.latestVersion });
     if (!bumped) return undefined;
     await tx.insert(meshVersions).values({ id: uuidv7(), meshId: existing.id, version: bumped.version, definition: mesh, createdBy: input.userId ?? null });
+    await auditSave(tx, input, { meshId: existing.id, name: mesh.name, version: bumped.version, created: false });
     return bumped.version;
   });
   if (saved === undefined) {
@@ -78,12 +82,22 @@ export async function saveMesh(db: Db, input: SaveMeshInput): Promise<SaveMeshRe
   return { ok: true, meshId: existing.id, name: mesh.name, version: saved, created: false, unchanged: false, findings };
 }
 
-async function createMesh(db: Db, def: Mesh, findings: Finding[], userId?: string): Promise<SaveMeshResult> {
+/** The save's audit entry (`mesh.save` or `mesh.import`), in its transaction. */
+function auditSave(tx: AuditWriter, input: SaveMeshInput, saved: { meshId: string; name: string; version: number; created: boolean }): Promise<number> {
+  return appendAuditBy(tx, input.userId, {
+    action: input.imported ? 'mesh.import' : 'mesh.save',
+    target: saved.name,
+    detail: { meshId: saved.meshId, version: saved.version, created: saved.created },
+  });
+}
+
+async function createMesh(db: Db, def: Mesh, findings: Finding[], input: SaveMeshInput): Promise<SaveMeshResult> {
   const id = uuidv7();
   try {
     await db.transaction(async (tx) => {
       await tx.insert(meshes).values({ id, name: def.name, description: def.description ?? null, latestVersion: 1 });
-      await tx.insert(meshVersions).values({ id: uuidv7(), meshId: id, version: 1, definition: def, createdBy: userId ?? null });
+      await tx.insert(meshVersions).values({ id: uuidv7(), meshId: id, version: 1, definition: def, createdBy: input.userId ?? null });
+      await auditSave(tx, input, { meshId: id, name: def.name, version: 1, created: true });
     });
   } catch (err) {
     // Two first saves of the same name at once: the unique name makes one of them lose.

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { causeInfo, causeSentence, isCause, type CauseSeverity } from '@trellis/mesh/causes';
 import type { Db } from '@trellis/db/client';
+import { appendAuditBy } from '../audit/append';
 import { recordEvents } from '../events/outbox';
 import { rows } from '../kernel/sql';
 import { ActionNotFoundError, ActionRefusedError } from './errors';
@@ -218,6 +219,7 @@ export async function actOnItem(db: Db, input: { itemId: string; userId: string 
     await tx.execute(
       sql`insert into action_item_history (item_id, action, actor, detail) values (${item.id}, ${action}, ${input.userId}, ${JSON.stringify(detail)}::jsonb)`,
     );
+    await appendAuditBy(tx, input.userId, { action: `action_item.${input.action}`, target: item.id, detail });
     await recordEvents(tx, [{ kind: 'item.changed', itemId: item.id, meshId: item.mesh_id, status: after.state }]);
     return after;
   });

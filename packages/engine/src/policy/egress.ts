@@ -10,6 +10,7 @@ import type { Db } from '@trellis/db/client';
 import { egressRules } from '@trellis/db/schema/egress-rules';
 import { egressFetch, EgressRefusedError, type EgressPolicy } from '../../sandbox/egress-core.mjs';
 import { BadInputError } from '../kernel/errors';
+import { appendAuditBy } from '../audit/append';
 import { PolicyRefusedError } from './refusal';
 
 export type { EgressPolicy };
@@ -33,18 +34,25 @@ export async function allowEgress(db: Db, rule: { pattern: string; internal?: bo
   if (!PATTERN.test(pattern)) throw new BadInputError(`pattern ${JSON.stringify(rule.pattern)}: expected *, *.example.com, a host or host:port`);
   const internal = rule.internal ?? false;
   if (internal && pattern.includes('*')) throw new BadInputError(`internal: only an exact host may reach internal addresses, not ${pattern}`);
-  const [row] = await db
-    .insert(egressRules)
-    .values({ pattern, internal, createdBy: rule.by })
-    .onConflictDoUpdate({ target: egressRules.pattern, set: { internal, createdBy: rule.by } })
-    .returning();
-  if (!row) throw new Error(`the rule ${pattern} was not stored`);
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(egressRules)
+      .values({ pattern, internal, createdBy: rule.by })
+      .onConflictDoUpdate({ target: egressRules.pattern, set: { internal, createdBy: rule.by } })
+      .returning();
+    if (!row) throw new Error(`the rule ${pattern} was not stored`);
+    await appendAuditBy(tx, rule.by, { action: 'egress.allow', target: pattern, detail: { internal } });
+    return row;
+  });
 }
 
-/** Removes a rule; true when there was one. */
-export async function removeEgressRule(db: Db, pattern: string): Promise<boolean> {
-  return (await db.delete(egressRules).where(eq(egressRules.pattern, pattern.trim().toLowerCase())).returning()).length > 0;
+/** Removes a rule; true when there was one. `by` (a user id, or `cli`) is recorded in the audit trail. */
+export async function removeEgressRule(db: Db, pattern: string, by?: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const gone = await tx.delete(egressRules).where(eq(egressRules.pattern, pattern.trim().toLowerCase())).returning();
+    if (gone.length > 0) await appendAuditBy(tx, by, { action: 'egress.remove', target: gone[0]?.pattern ?? pattern });
+    return gone.length > 0;
+  });
 }
 
 /** Every admin rule, by pattern. */

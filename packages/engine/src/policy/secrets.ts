@@ -9,6 +9,7 @@ import type { Db } from '@trellis/db/client';
 import { secrets } from '@trellis/db/schema/secrets';
 import { hostMatches } from '../../sandbox/egress-core.mjs';
 import { BadInputError } from '../kernel/errors';
+import { appendAuditBy } from '../audit/append';
 import { PolicyRefusedError } from './refusal';
 import type { SecretsKey } from './secret-key';
 
@@ -93,12 +94,17 @@ export async function setSecret(
   if (entry.kind === 'secret' && hosts.length === 0) throw new BadInputError(`hosts of ${entry.name}: list at least one host the secret may be sent to (or tool:<name> for a registered tool server)`);
   if (entry.kind === 'connection' && !/^postgres(ql)?:\/\//.test(entry.value)) throw new BadInputError(`value of ${entry.name}: expected a postgres:// URL`);
   const sealed = seal(key, entry.kind, entry.name, entry.value);
-  const [row] = await db
-    .insert(secrets)
-    .values({ kind: entry.kind, name: entry.name, ...sealed, hosts, createdBy: entry.by, updatedBy: entry.by })
-    .onConflictDoUpdate({ target: [secrets.kind, secrets.name], set: { ...sealed, hosts, updatedBy: entry.by, updatedAt: sql`now()` } })
-    .returning();
-  if (!row) throw new Error(`the ${entry.kind} ${entry.name} was not stored`);
+  const row = await db.transaction(async (tx) => {
+    const [stored] = await tx
+      .insert(secrets)
+      .values({ kind: entry.kind, name: entry.name, ...sealed, hosts, createdBy: entry.by, updatedBy: entry.by })
+      .onConflictDoUpdate({ target: [secrets.kind, secrets.name], set: { ...sealed, hosts, updatedBy: entry.by, updatedAt: sql`now()` } })
+      .returning();
+    if (!stored) throw new Error(`the ${entry.kind} ${entry.name} was not stored`);
+    // Never the value: only which entry, and the hosts it may go to.
+    await appendAuditBy(tx, entry.by, { action: `${entry.kind}.set`, target: entry.name, detail: { hosts } });
+    return stored;
+  });
   return info(row);
 }
 
@@ -108,10 +114,13 @@ export async function listSecrets(db: Db, kind: SecretKind): Promise<SecretInfo[
   return rows.map(info);
 }
 
-/** Deletes an entry; true when there was one. */
-export async function deleteSecret(db: Db, kind: SecretKind, name: string): Promise<boolean> {
-  const gone = await db.delete(secrets).where(and(eq(secrets.kind, kind), eq(secrets.name, name))).returning({ name: secrets.name });
-  return gone.length > 0;
+/** Deletes an entry; true when there was one. `by` (a user id, or `cli`) is recorded in the audit trail. */
+export async function deleteSecret(db: Db, kind: SecretKind, name: string, by?: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const gone = await tx.delete(secrets).where(and(eq(secrets.kind, kind), eq(secrets.name, name))).returning({ name: secrets.name });
+    if (gone.length > 0) await appendAuditBy(tx, by, { action: `${kind}.remove`, target: name });
+    return gone.length > 0;
+  });
 }
 
 /**
@@ -168,6 +177,7 @@ export async function rotateSecretsKey(db: Db, from: SecretsKey, to: SecretsKey)
       await tx.update(secrets).set(seal(to, kind, row.name, value)).where(and(eq(secrets.kind, kind), eq(secrets.name, row.name)));
       n++;
     }
+    await appendAuditBy(tx, null, { action: 'secret.rotate_key', target: to.id, detail: { from: from.id, resealed: n } });
     return n;
   });
 }

@@ -9,6 +9,7 @@
 import { RUN_STATUSES } from '@trellis/db/schema/statuses';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
+import { appendAuditBy } from '../audit/append';
 import { EngineError, RunNotFoundError } from '../kernel/errors';
 import { eventsChannel, type EngineEvent } from '../events/outbox';
 import type { Engine } from '../kernel/engine';
@@ -61,6 +62,7 @@ export async function cancelRun(engine: Engine, input: CancelRunInput): Promise<
     const children = await cancelChildRuns(tx, [input.runId], `Cancelled with its parent run ${input.runId}.`);
     // The kinds' run-end hooks: a cancelled child run fails the parent waiting for it (members/mesh/resume.ts).
     await runsEnded(tx, [input.runId]);
+    await appendAuditBy(tx, input.userId, { action: 'run.cancel', target: input.runId, detail: { reason: reason || null, runs: [...ended.runs, ...children.runs] } });
     return { runs: [...ended.runs, ...children.runs], messages: ended.messages + children.messages };
   });
   await announceRunEnds(engine, result.runs.map((runId) => ({ kind: 'run.status', runId, status: 'cancelled' })));

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { runAttempts } from '@trellis/db/schema/run-attempts';
+import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
 import { poolOf } from '../plan/plan';
@@ -97,6 +98,11 @@ export async function reopenRuns(
       });
       // Pages showing the run (run page, Runs tab, Action Center) refetch when this reaches them.
       await recordEvents(tx, [{ kind: 'run.status', runId: p.run.id, meshId: p.run.mesh_id, status: 'running' }]);
+      await appendAuditBy(tx, input.userId, {
+        action: 'run.reopen',
+        target: p.run.id,
+        detail: { attempt: next, version: input.version, meshVersion: p.item.toVersion, members: p.item.members },
+      });
       return next;
     });
     if (attempt === undefined) {

@@ -5,6 +5,7 @@ import { messages } from '@trellis/db/schema/messages';
 import { runs } from '@trellis/db/schema/runs';
 import { hasErrors } from '@trellis/mesh/findings';
 import { validateMesh } from '@trellis/mesh/validate';
+import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
 import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../kernel/errors';
@@ -90,6 +91,7 @@ export async function startChecked(
     await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
     // Live pages (the Runs tab) learn of the new run from the event outbox, like every other change.
     await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.meshId, status: 'running' }]);
+    await appendAuditBy(tx, input.userId, { action: 'run.start', target: runId, detail: { mesh: mesh.meshName, meshId: mesh.meshId, version, input: input.input.name ?? null } });
   });
   await enqueue(engine, [{ pool, runId, messageId, member: plan.head.id }]);
   return { runId, messageId };

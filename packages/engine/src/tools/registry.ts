@@ -11,6 +11,7 @@ import type { Db } from '@trellis/db/client';
 import { toolServers } from '@trellis/db/schema/tools';
 import { EnvNameSchema, IdSchema } from '@trellis/mesh/schema';
 import type { McpServerRegistry } from '../members/agent/mcp-tools';
+import { appendAuditBy } from '../audit/append';
 import { BadInputError } from '../kernel/errors';
 import { revealAll, type SecretResolver } from './secrets';
 
@@ -71,10 +72,14 @@ export async function putToolServer(db: Db, input: { name: string; config: unkno
     throw new BadInputError(`config.${issue?.path.join('.') ?? '?'}: ${issue?.message ?? 'unreadable'}`);
   }
   const row = { name: name.data, transport: parsed.data.transport, config: parsed.data, createdBy: input.userId ?? null, updatedAt: new Date() };
-  await db
-    .insert(toolServers)
-    .values(row)
-    .onConflictDoUpdate({ target: toolServers.name, set: { transport: row.transport, config: row.config, updatedAt: row.updatedAt } });
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(toolServers)
+      .values(row)
+      .onConflictDoUpdate({ target: toolServers.name, set: { transport: row.transport, config: row.config, updatedAt: row.updatedAt } });
+    // The settings name secrets by store name only, so they are safe to keep.
+    await appendAuditBy(tx, input.userId, { action: 'tool.put', target: row.name, detail: { config: parsed.data } });
+  });
   return { name: row.name, config: parsed.data, createdBy: row.createdBy, updatedAt: row.updatedAt };
 }
 
@@ -84,10 +89,16 @@ export async function listToolServers(db: Db): Promise<ToolServerView[]> {
   return rows.map((r) => ({ name: r.name, config: ToolServerConfigSchema.parse(r.config), createdBy: r.createdBy, updatedAt: r.updatedAt }));
 }
 
-/** Removes a tool server; agents that list it then fail with `agent_or_model_missing`. @returns false when none had the name. */
-export async function removeToolServer(db: Db, name: string): Promise<boolean> {
-  const gone = await db.delete(toolServers).where(eq(toolServers.name, name)).returning({ name: toolServers.name });
-  return gone.length > 0;
+/**
+ * Removes a tool server; agents that list it then fail with `agent_or_model_missing`. `by` (a user
+ * id) is recorded in the audit trail. @returns false when none had the name.
+ */
+export async function removeToolServer(db: Db, name: string, by?: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const gone = await tx.delete(toolServers).where(eq(toolServers.name, name)).returning({ name: toolServers.name });
+    if (gone.length > 0) await appendAuditBy(tx, by, { action: 'tool.remove', target: name });
+    return gone.length > 0;
+  });
 }
 
 /**

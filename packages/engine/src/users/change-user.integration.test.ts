@@ -1,18 +1,13 @@
 /** Adding and changing users: roles, the last-admin policy, passwords. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type DbHandle } from '@trellis/db/client';
+import { describe, expect, it } from 'vitest';
+import { useTestDb } from '../../test/harness';
 import { addUser } from './add-user';
 import { removeUser, setUserDisabled, setUserRole } from './change-user';
 import { listUsers } from './list-users';
 import { changePassword } from './own-account';
 import { verifyCredentials } from './verify-credentials';
 
-let handle: DbHandle;
-beforeAll(async () => {
-  handle = await openDb({ dataDir: 'memory://' });
-  await handle.migrate();
-}, 180_000);
-afterAll(async () => handle.close());
+const handle = useTestDb();
 
 describe('users', () => {
   it('adds people with a role, generating a password shown once when none is given', async () => {

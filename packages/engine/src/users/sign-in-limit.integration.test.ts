@@ -1,16 +1,14 @@
 /** Sign-in rate limits on the real Redis: 200 wrong passwords in 11 s are not possible. */
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type DbHandle } from '@trellis/db/client';
+import { useTestDb } from '../../test/harness';
 import { addUser } from './add-user';
 import { SignInLimitedError, signInGuard } from './sign-in-limit';
 
 const PREFIX = `signin-test-${process.pid}`;
-let handle: DbHandle;
+const handle = useTestDb();
 let redis: Redis;
 beforeAll(async () => {
-  handle = await openDb({ dataDir: 'memory://' });
-  await handle.migrate();
   await addUser(handle.db, { email: 'target@x.test', role: 'viewer', password: 'the-right-password' });
   await addUser(handle.db, { email: 'other@x.test', role: 'viewer', password: 'the-right-password' });
   redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
@@ -19,7 +17,6 @@ afterAll(async () => {
   const keys = await redis.keys(`${PREFIX}*`);
   if (keys.length) await redis.del(...keys);
   redis.disconnect();
-  await handle.close();
 });
 
 describe('sign-in rate limits', () => {

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type DbHandle } from '@trellis/db/client';
+import { describe, expect, it } from 'vitest';
+import { useTestDb } from '../../test/harness';
 import { addUser } from './add-user';
 import { resetPassword } from './change-user';
 import { checkStartupSafety, DEFAULT_ADMIN_PASSWORD } from './startup-safety';
 
-let handle: DbHandle;
-beforeAll(async () => {
-  handle = await openDb({ dataDir: 'memory://' });
-  await handle.migrate();
-}, 180_000);
-afterAll(async () => handle.close());
+const handle = useTestDb();
 
 describe('startup safety', () => {
   it('refuses the default admin password outside development, whether configured or still in use', async () => {

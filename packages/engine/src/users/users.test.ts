@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb, type DbHandle } from '@trellis/db/client';
+import { describe, expect, it } from 'vitest';
+import { useTestDb } from '../../test/harness';
 import { ensureAdmin } from './ensure-admin';
 import { verifyCredentials } from './verify-credentials';
 
-let handle: DbHandle;
-beforeAll(async () => {
-  handle = await openDb({ dataDir: 'memory://' });
-  await handle.migrate();
-});
-afterAll(async () => handle.close());
+const handle = useTestDb();
 
 describe('first admin and sign-in', () => {
   it('creates the admin once, then signs in only with the right password', async () => {

@@ -1,6 +1,7 @@
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { AssistantPanel } from '@/components/assistant/assistant-panel';
+import { RoleProvider } from '@/components/ui/access';
 import { NavBar } from '@/components/ui/nav-bar';
 import { currentUser } from '@/server/auth';
 
@@ -11,10 +12,12 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   const user = await currentUser();
   if (!user) redirect('/signin');
   return (
-    <div className="flex min-h-screen flex-col">
-      <NavBar email={user.email} role={user.role} />
-      <div className="flex flex-1 flex-col">{children}</div>
-      <AssistantPanel />
-    </div>
+    <RoleProvider role={user.role}>
+      <div className="flex min-h-screen flex-col">
+        <NavBar email={user.email} role={user.role} />
+        <div className="flex flex-1 flex-col">{children}</div>
+        <AssistantPanel />
+      </div>
+    </RoleProvider>
   );
 }

@@ -9,16 +9,16 @@ import { DRAG_TYPE } from './palette';
 import type { ChannelEdge } from './types';
 import type { MeshEditor } from './use-mesh-editor';
 
-export function EditorCanvas({ editor, onDropKind }: { editor: MeshEditor; onDropKind: (kind: MemberKind, at: { x: number; y: number }) => void }) {
+export function EditorCanvas({ editor, readOnly, onDropKind }: { editor: MeshEditor; readOnly: boolean; onDropKind: (kind: MemberKind, at: { x: number; y: number }) => void }) {
   const flow = useReactFlow();
   const onDragOver = (e: DragEvent) => {
-    if (!e.dataTransfer.types.includes(DRAG_TYPE)) return;
+    if (readOnly || !e.dataTransfer.types.includes(DRAG_TYPE)) return;
     e.preventDefault();
     e.dataTransfer.dropEffect = 'move';
   };
   const onDrop = (e: DragEvent) => {
     const kind = e.dataTransfer.getData(DRAG_TYPE);
-    if (!(MEMBER_KINDS as readonly string[]).includes(kind)) return;
+    if (readOnly || !(MEMBER_KINDS as readonly string[]).includes(kind)) return;
     e.preventDefault();
     onDropKind(kind as MemberKind, flow.screenToFlowPosition({ x: e.clientX - 100, y: e.clientY - 30 }));
   };
@@ -33,9 +33,11 @@ export function EditorCanvas({ editor, onDropKind }: { editor: MeshEditor; onDro
         edgeTypes={edgeTypes}
         onNodesChange={editor.onNodesChange}
         onEdgesChange={editor.onEdgesChange}
-        onConnect={editor.connect}
+        onConnect={readOnly ? undefined : editor.connect}
         isValidConnection={isValidConnection}
-        deleteKeyCode={['Backspace', 'Delete']}
+        nodesDraggable={!readOnly}
+        nodesConnectable={!readOnly}
+        deleteKeyCode={readOnly ? null : ['Backspace', 'Delete']}
         fitView
         fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
        

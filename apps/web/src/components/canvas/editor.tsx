@@ -4,6 +4,7 @@ import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Finding } from '@trellis/mesh/findings';
 import { channelName, type MemberKind, type Mesh } from '@trellis/mesh/schema';
+import { useCan } from '@/components/ui/access';
 import type { FindingTarget } from '@/components/ui/findings-list';
 import { EditorCanvas } from './editor-canvas';
 import { downloadMesh, readMeshFile } from './file-io';
@@ -41,10 +42,13 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
   const [notice, setNotice] = useState<Notice | null>(null);
   const { select, edges } = editor;
   const flow = useReactFlow();
+  // Operators and viewers see the mesh as it is: no palette, no save, settings read only.
+  const canDesign = useCan('design');
+  const canRun = useCan('run');
 
   const overlay: CanvasOverlay = useMemo(
-    () => ({ ...groupFindings(validation.findings), readOnly: false, onChannelClick: (edgeId) => select({ kind: 'channel', edgeId }) }),
-    [validation.findings, select],
+    () => ({ ...groupFindings(validation.findings), readOnly: !canDesign, onChannelClick: (edgeId) => select({ kind: 'channel', edgeId }) }),
+    [validation.findings, select, canDesign],
   );
 
   const onSelectFinding = useCallback(
@@ -94,19 +98,21 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
   return (
     <CanvasOverlayContext.Provider value={overlay}>
       <div className="flex h-[calc(100vh-3rem)] flex-col" data-testid="mesh-editor">
-        <Toolbar name={editor.meta.name} version={saver.baseVersion} dirty={saver.dirty} saving={saver.saving}
+        <Toolbar name={editor.meta.name} version={saver.baseVersion} dirty={saver.dirty} saving={saver.saving} canEdit={canDesign}
           onSave={() => void saver.save()} onExport={() => downloadMesh(editor.mesh)} onImport={(f) => void onImport(f)} onLayout={onLayout}>
-          <RunStarter meshId={meshId} version={saver.baseVersion} dirty={saver.dirty} onRefused={onRunRefused} />
+          {canRun && <RunStarter meshId={meshId} version={saver.baseVersion} dirty={saver.dirty} onRefused={onRunRefused} />}
         </Toolbar>
         <Notices save={saver.outcome} notice={notice} onDismissSave={saver.dismiss} onDismissNotice={() => setNotice(null)}
           onReload={() => void onReload()} onExport={() => downloadMesh(editor.mesh)} />
         <div className="flex min-h-0 flex-1">
-          <Palette onAdd={onAdd} />
+          {canDesign && <Palette onAdd={onAdd} />}
           <div className="min-w-0 flex-1">
-            <EditorCanvas editor={editor} onDropKind={(kind, at) => editor.addMember(kind, at, nestedDefault)} />
+            <EditorCanvas editor={editor} readOnly={!canDesign} onDropKind={(kind, at) => editor.addMember(kind, at, nestedDefault)} />
           </div>
           <aside className="w-80 shrink-0 space-y-6 overflow-y-auto border-l border-slate-200 bg-white p-4" data-testid="side-panel">
-            <SidePanel editor={editor} meshNames={meshNames} />
+            <fieldset disabled={!canDesign} className="contents" data-testid="side-panel-fields">
+              <SidePanel editor={editor} meshNames={meshNames} />
+            </fieldset>
             <FindingsPanel findings={validation.findings} checking={validation.checking} problem={validation.problem} onSelect={onSelectFinding} />
           </aside>
         </div>

@@ -11,11 +11,13 @@ interface Props {
   onExport: () => void;
   onImport: (file: File) => void;
   onLayout: () => void;
+  /** False for roles that may not edit meshes: only export (and what `children` offers) is shown. */
+  canEdit: boolean;
   children?: ReactNode;
 }
 
 /** The mesh's name and version, and what can be done with it: save, export, import, tidy, run. */
-export function Toolbar({ name, version, dirty, saving, onSave, onExport, onImport, onLayout, children }: Props) {
+export function Toolbar({ name, version, dirty, saving, onSave, onExport, onImport, onLayout, canEdit, children }: Props) {
   const file = useRef<HTMLInputElement>(null);
   return (
     <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-white px-4 py-2" data-testid="toolbar">
@@ -27,18 +29,25 @@ export function Toolbar({ name, version, dirty, saving, onSave, onExport, onImpo
         <span className="text-xs text-slate-500" data-testid="mesh-clean">saved</span>
       )}
       <div className="ml-auto flex flex-wrap items-center gap-2">
-        <button type="button" className={buttonClass.ghost} onClick={onLayout} data-testid="mesh-layout">Auto-layout</button>
-        <button type="button" className={buttonClass.ghost} onClick={() => file.current?.click()} data-testid="mesh-import-canvas">Import</button>
-        <input ref={file} type="file" accept=".json,application/json" className="hidden" data-testid="mesh-import-canvas-file"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = '';
-            if (f) onImport(f);
-          }} />
+        {!canEdit && <span className="text-xs text-slate-500" data-testid="mesh-read-only">read only for your role</span>}
+        {canEdit && (
+          <>
+            <button type="button" className={buttonClass.ghost} onClick={onLayout} data-testid="mesh-layout">Auto-layout</button>
+            <button type="button" className={buttonClass.ghost} onClick={() => file.current?.click()} data-testid="mesh-import-canvas">Import</button>
+            <input ref={file} type="file" accept=".json,application/json" className="hidden" data-testid="mesh-import-canvas-file"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                e.target.value = '';
+                if (f) onImport(f);
+              }} />
+          </>
+        )}
         <button type="button" className={buttonClass.ghost} onClick={onExport} data-testid="mesh-export">Export</button>
-        <button type="button" className={buttonClass.primary} disabled={!dirty || saving} onClick={onSave} data-testid="mesh-save">
-          {saving ? 'Saving…' : 'Save'}
-        </button>
+        {canEdit && (
+          <button type="button" className={buttonClass.primary} disabled={!dirty || saving} onClick={onSave} data-testid="mesh-save">
+            {saving ? 'Saving…' : 'Save'}
+          </button>
+        )}
         <span className="mx-1 h-6 w-px bg-slate-200" aria-hidden />
         {children}
       </div>

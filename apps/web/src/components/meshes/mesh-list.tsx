@@ -7,6 +7,7 @@ import { formatDateTime } from '@/components/ui/format';
 import { useTRPC } from '@/trpc/client';
 import { ImportMesh, ImportRefused, type ImportRefusal } from './import-mesh';
 import { NewMesh } from './new-mesh';
+import { Can } from '@/components/ui/access';
 
 export function MeshList() {
   const trpc = useTRPC();
@@ -19,10 +20,12 @@ export function MeshList() {
           <h1 className="text-2xl font-semibold tracking-tight">Meshes</h1>
           <p className="text-sm text-slate-600">Each mesh is a versioned graph of members and the channels between them.</p>
         </div>
-        <div className="flex flex-wrap items-start gap-2">
-          <NewMesh />
-          <ImportMesh onRefused={setRefusal} />
-        </div>
+        <Can rule="design">
+          <div className="flex flex-wrap items-start gap-2">
+            <NewMesh />
+            <ImportMesh onRefused={setRefusal} />
+          </div>
+        </Can>
       </div>
       {refusal && <ImportRefused refusal={refusal} onClose={() => setRefusal(null)} />}
       <AdminTable

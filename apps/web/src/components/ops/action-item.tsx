@@ -11,6 +11,7 @@ import { shortId } from '@/components/runs/run-status';
 import { ItemActions } from './item-actions';
 import { ItemHistory } from './item-history';
 import type { ActionItem } from './action-item-type';
+import { Can } from '@/components/ui/access';
 
 /** One item's card. */
 export function ActionItemCard({ item, people }: { item: ActionItem; people: readonly { id: string; name: string }[] }) {
@@ -62,7 +63,9 @@ export function ActionItemCard({ item, people }: { item: ActionItem; people: rea
         ))}
       </ul>
 
-      <ItemActions item={item} people={people} />
+      <Can rule="operate">
+        <ItemActions item={item} people={people} />
+      </Can>
       <ItemHistory history={item.history} />
     </li>
   );

@@ -12,6 +12,7 @@ import { formatDateTime } from '@/components/ui/format';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { useTRPC } from '@/trpc/client';
 import { ReopenDialog } from './reopen-dialog';
+import { useCan } from '@/components/ui/access';
 
 export function RunAttempts({ runId, status }: { runId: string; status: string }) {
   const trpc = useTRPC();
@@ -20,6 +21,7 @@ export function RunAttempts({ runId, status }: { runId: string; status: string }
   const [note, setNote] = useState<string | null>(null);
   const attempts = useQuery(trpc.runs.attempts.queryOptions({ runId }));
   const reopenable = status === 'failed' || status === 'stalled';
+  const canOperate = useCan('operate');
   const { refetch } = attempts;
   // The last attempt's outcome is the run's state: read it again whenever the state changes.
   useEffect(() => {
@@ -30,7 +32,7 @@ export function RunAttempts({ runId, status }: { runId: string; status: string }
     <section className="space-y-2" aria-label="attempts" data-testid="run-attempts">
       <div className="flex items-center gap-3">
         <h2 className="text-sm font-semibold text-slate-700">History</h2>
-        {reopenable && (
+        {reopenable && canOperate && (
           <button type="button" className={buttonClass.primary} onClick={() => setOpen(true)} data-testid="run-reopen">
             Re-open…
           </button>

@@ -17,6 +17,7 @@ import { RunFilters } from './run-filters';
 import { formatRunQuery, parseRunQuery, rangeBounds, runFilters, type RunQuery, type RunSort } from './run-query';
 import { ENDED } from './run-status';
 import { RunTable } from './run-table';
+import { Can } from '@/components/ui/access';
 
 const PAGE = 25;
 
@@ -68,9 +69,11 @@ export function RunList() {
       </div>
       <RunFilters query={query} meshes={meshes.data ?? []} onChange={update}>
         {selected.size > 0 && <span className="text-slate-600" data-testid="runs-selected">{selected.size} selected</span>}
-        <button type="button" className={buttonClass.secondary} disabled={selected.size === 0} onClick={() => setReopening(true)} data-testid="runs-reopen">
-          Re-open selected
-        </button>
+        <Can rule="operate">
+          <button type="button" className={buttonClass.secondary} disabled={selected.size === 0} onClick={() => setReopening(true)} data-testid="runs-reopen">
+            Re-open selected
+          </button>
+        </Can>
       </RunFilters>
       {notice && <p className="mb-2 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800" data-testid="runs-notice">{notice}</p>}
       {runs.isError && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{errorMessage(runs.error)}</p>}

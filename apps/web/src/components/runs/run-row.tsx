@@ -7,6 +7,7 @@ import { formatCount, formatDateTime, formatDuration } from '@/components/ui/for
 import { SeverityBadge } from '@/components/ui/severity-badge';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { shortId } from './run-status';
+import { useCan } from '@/components/ui/access';
 
 /** A run as `runs.list` lists it. */
 export type RunItem = inferRouterOutputs<AppRouter>['runs']['list']['items'][number];
@@ -15,10 +16,12 @@ export type RunItem = inferRouterOutputs<AppRouter>['runs']['list']['items'][num
 export const canReopen = (r: Pick<RunItem, 'status'>): boolean => r.status === 'failed' || r.status === 'stalled';
 
 export function RunRow({ run: r, selected, onToggle }: { run: RunItem; selected: boolean; onToggle: () => void }) {
+  // Selecting is for re-opening, which operators and admins do.
+  const canOperate = useCan('operate');
   return (
     <tr className="border-b border-slate-100 last:border-0 hover:bg-slate-50" data-testid={`run-row-${r.id}`} data-status={r.status}>
       <td className="px-3 py-2">
-        {canReopen(r) && <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selected} onChange={onToggle} data-testid="run-select" />}
+        {canReopen(r) && canOperate && <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selected} onChange={onToggle} data-testid="run-select" />}
       </td>
       <td className="px-3 py-2 font-mono text-xs">
         <Link href={`/runs/${r.id}`} className="text-sky-700 hover:underline" data-testid="run-link">{shortId(r.id)}</Link>

@@ -2,6 +2,7 @@
 /** The Runs table: sortable column heads (the sort lives in the URL), a select-all box and a row per run. */
 import type { RunQuery, RunSort } from './run-query';
 import { canReopen, RunRow, type RunItem } from './run-row';
+import { useCan } from '@/components/ui/access';
 
 interface Props {
   runs: readonly RunItem[];
@@ -14,6 +15,7 @@ interface Props {
 const th = 'px-3 py-2 font-medium';
 
 export function RunTable({ runs, query, onSort, selected, onSelect }: Props) {
+  const canOperate = useCan('operate');
   const reopenable = runs.filter(canReopen);
   const allSelected = reopenable.length > 0 && reopenable.every((r) => selected.has(r.id));
   const toggle = (id: string) => {
@@ -35,8 +37,10 @@ export function RunTable({ runs, query, onSort, selected, onSelect }: Props) {
         <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
             <th className="w-8 px-3 py-2">
-              <input type="checkbox" aria-label="Select every failed or stalled run on this page" checked={allSelected} disabled={reopenable.length === 0}
-                data-testid="runs-select-all" onChange={() => onSelect(allSelected ? new Set() : new Set(reopenable.map((r) => r.id)))} />
+              {canOperate && (
+                <input type="checkbox" aria-label="Select every failed or stalled run on this page" checked={allSelected} disabled={reopenable.length === 0}
+                  data-testid="runs-select-all" onChange={() => onSelect(allSelected ? new Set() : new Set(reopenable.map((r) => r.id)))} />
+              )}
             </th>
             <th className={th}>Run</th>
             <th className={th}>Mesh</th>

@@ -14,9 +14,11 @@ import { RunOutput } from './run-output';
 import { CANCELLABLE, ENDED } from './run-status';
 import { RunCancel } from './run-cancel';
 import { RunToolCalls } from './run-tool-calls';
+import { useCan } from '@/components/ui/access';
 
 export function RunView({ runId }: { runId: string }) {
   const trpc = useTRPC();
+  const canOperate = useCan('operate');
   const run = useQuery(
     trpc.runs.get.queryOptions({ runId }, { refetchInterval: (q) => (q.state.data && ENDED.has(q.state.data.status) ? false : 1000) }),
   );
@@ -38,7 +40,7 @@ export function RunView({ runId }: { runId: string }) {
           </h1>
           <StatusBadge status={r.status} testId="run-status" />
           {!ended && <span className="text-xs text-slate-500">updating every second</span>}
-          {CANCELLABLE.has(r.status) && <RunCancel runId={r.id} />}
+          {CANCELLABLE.has(r.status) && canOperate && <RunCancel runId={r.id} />}
         </div>
         <p className="text-sm text-slate-600">
           {r.inputName ? <>Input <span className="font-medium">{r.inputName}</span> · </> : null}

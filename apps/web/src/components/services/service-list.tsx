@@ -6,6 +6,7 @@ import { buttonClass, inputClass } from '@/components/ui/button';
 import { formatDateTime } from '@/components/ui/format';
 import { errorMessage } from '@/trpc/errors';
 import { useTRPC } from '@/trpc/client';
+import { useCan } from '@/components/ui/access';
 
 /**
  * The registered outside services (name, key prefix, who added it, when) and a form to register
@@ -17,6 +18,7 @@ export function ServiceList() {
   const queryClient = useQueryClient();
   const services = useQuery(trpc.services.list.queryOptions());
   const add = useMutation(trpc.services.add.mutationOptions());
+  const canAdd = useCan('admin');
   const [problem, setProblem] = useState<string | null>(null);
   const [added, setAdded] = useState<{ name: string; apiKey: string } | null>(null);
 
@@ -45,17 +47,19 @@ export function ServiceList() {
           (<a className="text-sky-700 hover:underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a>) with their API key.
         </p>
       </div>
-      <form onSubmit={(e) => void onSubmit(e)} className="mb-6 flex flex-wrap items-end gap-2 rounded-lg border border-slate-200 bg-white p-3" data-testid="service-add-form">
-        <label className="block text-sm font-medium">
-          Service name
-          <input name="name" required pattern="[A-Za-z0-9][A-Za-z0-9_\-]{0,62}" className={`mt-1 w-72 ${inputClass}`}
-            placeholder="records-check" data-testid="service-add-name" title="1–63 letters, digits, “-” or “_”; the name a service member uses" />
-        </label>
-        <button type="submit" className={buttonClass.primary} disabled={add.isPending} data-testid="service-add">
-          Register service
-        </button>
-        {problem && <p role="alert" className="w-full text-sm text-red-700" data-testid="service-add-error">{problem}</p>}
-      </form>
+      {canAdd && (
+        <form onSubmit={(e) => void onSubmit(e)} className="mb-6 flex flex-wrap items-end gap-2 rounded-lg border border-slate-200 bg-white p-3" data-testid="service-add-form">
+          <label className="block text-sm font-medium">
+            Service name
+            <input name="name" required pattern="[A-Za-z0-9][A-Za-z0-9_\-]{0,62}" className={`mt-1 w-72 ${inputClass}`}
+              placeholder="records-check" data-testid="service-add-name" title="1–63 letters, digits, “-” or “_”; the name a service member uses" />
+          </label>
+          <button type="submit" className={buttonClass.primary} disabled={add.isPending} data-testid="service-add">
+            Register service
+          </button>
+          {problem && <p role="alert" className="w-full text-sm text-red-700" data-testid="service-add-error">{problem}</p>}
+        </form>
+      )}
       {added && <NewKey name={added.name} apiKey={added.apiKey} onDone={() => setAdded(null)} />}
       <AdminTable
         query={services}

@@ -6,4 +6,4 @@ import { adminProcedure } from '../../trpc';
 export const remove = adminProcedure
   .input(z.object({ pattern: z.string().min(1) }))
   .output(z.object({ removed: z.boolean() }))
-  .mutation(async ({ ctx, input }) => ({ removed: await removeEgressRule(ctx.db, input.pattern) }));
+  .mutation(async ({ ctx, input }) => ({ removed: await removeEgressRule(ctx.db, input.pattern, ctx.user.id) }));

@@ -14,4 +14,4 @@ const MAX_FILE_CHARS = 5 * 1024 * 1024;
 export const importMesh = designerProcedure
   .input(z.object({ text: z.string().max(MAX_FILE_CHARS, 'the mesh file is larger than 5 MB') }))
   .output(SaveResultSchema)
-  .mutation(({ ctx, input }) => saveMesh(ctx.db, { definition: input.text, baseVersion: 0, userId: ctx.user.id }));
+  .mutation(({ ctx, input }) => saveMesh(ctx.db, { definition: input.text, baseVersion: 0, userId: ctx.user.id, imported: true }));

@@ -7,4 +7,4 @@ import { SecretKindSchema } from './schemas';
 export const remove = adminProcedure
   .input(z.object({ kind: SecretKindSchema.default('secret'), name: z.string().min(1) }))
   .output(z.object({ removed: z.boolean() }))
-  .mutation(async ({ ctx, input }) => ({ removed: await deleteSecret(ctx.db, input.kind, input.name) }));
+  .mutation(async ({ ctx, input }) => ({ removed: await deleteSecret(ctx.db, input.kind, input.name, ctx.user.id) }));

@@ -6,4 +6,4 @@ import { adminProcedure } from '../../trpc';
 export const remove = adminProcedure
   .input(z.object({ name: z.string().min(1) }))
   .output(z.object({ removed: z.boolean() }))
-  .mutation(async ({ ctx, input }) => ({ removed: await removeToolServer(ctx.db, input.name) }));
+  .mutation(async ({ ctx, input }) => ({ removed: await removeToolServer(ctx.db, input.name, ctx.user.id) }));
