@@ -68,6 +68,7 @@ export default tseslint.config(
   ...engineLayers,
   layer('packages/api', ['@trellis/web'], [engineDeepImports]),
   layer('packages/cli', ['@trellis/api', '@trellis/web'], [engineDeepImports]),
+  layer('packages/entries', ['@trellis/api', '@trellis/web'], [engineDeepImports]),
   layer('workers', ['@trellis/api', '@trellis/web'], [engineDeepImports]),
   layer('apps/web', [], [engineDeepImports]),
   layer('scripts', [], [engineDeepImports]),

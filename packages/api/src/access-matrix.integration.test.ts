@@ -27,6 +27,7 @@ const EXPECTED_RULES: Record<string, AccessRule | 'service'> = {
   'meshes.create': 'design',
   'meshes.save': 'design',
   'meshes.import': 'design',
+  'meshes.setPublished': 'design',
   'runs.list': 'read',
   'runs.get': 'read',
   'runs.messages': 'read',
