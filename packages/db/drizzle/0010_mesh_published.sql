@@ -1,1 +1,0 @@
-ALTER TABLE "meshes" ADD COLUMN "published" boolean DEFAULT false NOT NULL;
