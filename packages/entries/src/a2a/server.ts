@@ -21,7 +21,7 @@ import { listPublished, type PublishedMesh } from '@trellis/engine/meshes/list-p
 import { cancelRun, RunEndedAlreadyError } from '@trellis/engine/runs/cancel-run';
 import { getRun } from '@trellis/engine/runs/get-run';
 import { bearerOf, tokenUser } from '../auth';
-import { entryAnswer, entryError, startEntryRun } from '../entry-run';
+import { entryAnswer, entryError, startBridgeRun } from '../entry-run';
 import { agentCardOf, inputOfMessage, taskOf } from './tasks';
 
 /** Where the agent is and how long message/send waits for the run (ms). */
@@ -75,10 +75,10 @@ export class RunsRequestHandler implements A2ARequestHandler {
       const actor = await tokenUser(this.engine.db, this.token, 'run', `the agent ${this.mesh.name}`);
       const message = params.message;
       const input = inputOfMessage(message);
-      const started = await startEntryRun(this.engine, {
+      const started = await startBridgeRun(this.engine, {
         meshName: this.mesh.name,
         input,
-        ...(message?.messageId ? { idempotencyKey: `a2a:${message.messageId}` } : {}),
+        ...(message?.messageId ? { idempotencyKey: `a2a:${actor.id}:${message.messageId}` } : {}),
         entry: 'a2a',
         actor,
       });

@@ -16,7 +16,7 @@ import type { Engine } from '@trellis/engine/engine';
 import { EngineError } from '@trellis/engine/errors';
 import type { Logger } from '@trellis/engine/log';
 import type { EntriesConfig } from '../config';
-import { entryError, startEntryRun } from '../entry-run';
+import { entryError, startBridgeRun } from '../entry-run';
 
 type SmtpConfig = NonNullable<EntriesConfig['smtp']>;
 
@@ -96,7 +96,7 @@ export async function startMailListener(engine: Engine, config: SmtpConfig, log:
           const mesh = routeOf(config, rcpt.address);
           if (!mesh) continue;
           try {
-            const run = await startEntryRun(engine, { meshName: mesh, input: { bytes: raw, name: 'message.eml' }, idempotencyKey: `email:${mesh}:${key}`, entry: 'email', actor: null });
+            const run = await startBridgeRun(engine, { meshName: mesh, input: { bytes: raw, name: 'message.eml' }, idempotencyKey: `email:${mesh}:${key}`, entry: 'email', actor: null, via: rcpt.address });
             started.push(run.runId);
           } catch (err) {
             const { status, body } = entryError(err);

@@ -7,7 +7,7 @@
 import type { Engine } from '@trellis/engine/engine';
 import { EngineError } from '@trellis/engine/errors';
 import type { Logger } from '@trellis/engine/log';
-import { entryAnswer, entryError, startEntryRun, type EntryAnswer, type EntryErrorBody } from '../entry-run';
+import { entryAnswer, entryError, startBridgeRun, type EntryAnswer, type EntryErrorBody } from '../entry-run';
 
 /** One delivered message, as a transport binding hands it over. */
 export interface Delivery {
@@ -40,6 +40,8 @@ export interface DeliveryContext {
   engine: Engine;
   log: Logger;
   meshName: string;
+  /** What carried it, for the run's audit entry (e.g. `nats:CLAIMS/claims.in`). */
+  via: string;
   /** How long to wait for the run's end before replying with its status, in ms. */
   answerWaitMs: number;
   crash?: CrashPoint;
@@ -64,7 +66,7 @@ export async function handleDelivery(ctx: DeliveryContext, d: Delivery): Promise
   let reused: boolean;
   try {
     const input = d.json ? { payload: parseJson(d.data), ...(d.name ? { name: d.name } : {}) } : { bytes: d.data, ...(d.name ? { name: d.name } : {}) };
-    ({ runId, reused } = await startEntryRun(ctx.engine, { meshName: ctx.meshName, input, idempotencyKey: d.key, entry: 'event', actor: null }));
+    ({ runId, reused } = await startBridgeRun(ctx.engine, { meshName: ctx.meshName, input, idempotencyKey: d.key, entry: 'event', actor: null, via: ctx.via }));
   } catch (err) {
     const { status, body } = entryError(err);
     if (err instanceof EngineError && status < 500) {

@@ -85,7 +85,7 @@ export async function startEventSubscriptions(
     const consumer = await js.consumers.get(binding.stream, durable);
     const messages = await consumer.consume({ max_messages: 16 });
     consumers.push(messages);
-    const ctx = { engine, log, meshName: binding.mesh, answerWaitMs: binding.answerWaitSeconds * 1000, crash: options.crash };
+    const ctx = { engine, log, meshName: binding.mesh, via: `nats:${binding.stream}/${binding.subject}`, answerWaitMs: binding.answerWaitSeconds * 1000, crash: options.crash };
     loops.push(
       (async () => {
         for await (const msg of messages) {

@@ -34,6 +34,15 @@ describe('MCP server surface', () => {
       expect(answer).toMatchObject({ status: 'done', ended: true, output: { text: 'one two three' }, reused: false });
       expect(await getRun(world.engine.db, answer.runId)).toMatchObject({ meshId, inputName: 'doc.txt', status: 'done' });
 
+      // The same idempotency key is the same run.
+      const keyed = { name: 'word-split', arguments: { text: 'keyed' }, _meta: { 'trellis/idempotency-key': 'k-1' } };
+      const firstKeyed = (await client.callTool(keyed)).structuredContent as { runId: string; reused: boolean };
+      const secondKeyed = (await client.callTool(keyed)).structuredContent as { runId: string; reused: boolean };
+      expect(firstKeyed.reused).toBe(false);
+      expect(secondKeyed).toMatchObject({ runId: firstKeyed.runId, reused: true });
+      const reusedOther = await client.callTool({ ...keyed, arguments: { text: 'another request' } });
+      expect(reusedOther.structuredContent).toMatchObject({ error: { code: 'idempotency_key_reused' } });
+
       const status = await client.callTool({ name: 'trellis_run_status', arguments: { runId: answer.runId } });
       expect(status.structuredContent).toMatchObject({ runId: answer.runId, status: 'done', output: { text: 'one two three' } });
 
@@ -72,7 +81,7 @@ describe('MCP server surface', () => {
       const call = await client.callTool({ name: 'word-split', arguments: { text: 'later' } });
       const first = call.structuredContent as { runId: string; status: string; ended: boolean };
       expect(first).toMatchObject({ status: 'running', ended: false });
-      expect(first).not.toHaveProperty('output');
+      expect(first).toMatchObject({ output: null, cause: null });
       runtime = worlds.start(world, { pools: ['default'], concurrency: 4 });
       const status = await client.callTool({ name: 'trellis_run_status', arguments: { runId: first.runId, waitSeconds: 20 } });
       expect(status.structuredContent).toMatchObject({ runId: first.runId, status: 'done', output: { text: 'later' } });

@@ -18,7 +18,7 @@ import type { Engine } from '@trellis/engine/engine';
 import { BadInputError, MeshNotFoundError } from '@trellis/engine/errors';
 import { listPublished } from '@trellis/engine/meshes/list-published';
 import { bearerOf, tokenUser } from '../auth';
-import { entryAnswer, entryError, startEntryRun } from '../entry-run';
+import { entryAnswer, entryError, startBridgeRun } from '../entry-run';
 import { runInputOf } from '../input';
 import { meshTool, STATUS_TOOL, statusTool } from './tools';
 
@@ -58,7 +58,7 @@ function buildServer(engine: Engine, token: string, options: McpOptions): Server
       if (key !== undefined && (typeof key !== 'string' || key.length === 0 || key.length > 200)) {
         throw new BadInputError(`_meta.${IDEMPOTENCY_META}: expected a string of 1-200 characters`);
       }
-      const started = await startEntryRun(engine, { meshName: mesh.name, input: runInputOf(args, 'arguments'), entry: 'mcp', actor, ...(key ? { idempotencyKey: key } : {}) });
+      const started = await startBridgeRun(engine, { meshName: mesh.name, input: runInputOf(args, 'arguments'), entry: 'mcp', actor, ...(key ? { idempotencyKey: `mcp:${actor.id}:${key}` } : {}) });
       return result({ ...(await entryAnswer(engine, started.runId, options.waitMs)), reused: started.reused });
     } catch (err) {
       return result({ ...entryError(err).body }, true);
