@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { getRun } from '@trellis/engine/runs/get-run';
+import { listAudit } from '@trellis/engine/audit/list-audit';
 import { useWorlds } from '../../../engine/test/harness';
 import { publishedWordSplit, serveBridges, tokenFor } from '../../test/support';
 
@@ -61,6 +62,12 @@ describe('MCP server surface', () => {
       const refused = await viewer.callTool({ name: 'word-split', arguments: { text: 'x' } });
       expect(refused.structuredContent).toMatchObject({ error: { code: 'forbidden' } });
       await viewer.close();
+      // A plain JSON-RPC POST works without a session (the server is stateless), as the README's curl line does.
+      const raw = await fetch(`${bridges.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'word-split', arguments: { text: 'by curl' } } }) });
+      expect(((await raw.json()) as { result: { structuredContent: unknown } }).result.structuredContent).toMatchObject({ status: 'done', output: { text: 'by curl' } });
+      // Every start is the shared use case's: a run.start audit entry naming the entry point.
+      const audit = await listAudit(world.engine.db, { action: 'run.start' });
+      expect(audit.find((e) => e.target === answer.runId)?.detail).toMatchObject({ entry: 'mcp', meshName: 'word-split' });
       const anonymous = await fetch(`${bridges.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
       expect(anonymous.status).toBe(401);
       expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('unauthorized');
