@@ -5,7 +5,7 @@ import globals from 'globals';
 
 // The engine's declared surface (packages/engine/package.json `exports`): use cases, runtime entry
 // points, the engine handle, errors, env, log and the SQL helper. Anything else is internal.
-const ENGINE_SURFACE = ['(runs|meshes|ops|services|approvals|users|audit|tokens|runtime|policy)/[^/]+', 'tools/(registry|trail|secrets)', 'security/(env|json-guard)', 'assistant/(ask|env)', 'events/subscribe', 'engine', 'errors', 'env', 'log', 'sql'];
+const ENGINE_SURFACE = ['(runs|meshes|ops|services|approvals|users|audit|tokens|webhooks|schedules|runtime|policy)/[^/]+', 'tools/(registry|trail|secrets)', 'security/(env|json-guard)', 'assistant/(ask|env)', 'events/subscribe', 'engine', 'errors', 'env', 'log', 'sql'];
 const engineDeepImports = {
   regex: `^@trellis/engine(/(?!(${ENGINE_SURFACE.join('|')})$).*)?$`,
   message: 'import the engine through its exports (packages/engine/package.json): a use case, a runtime entry point, errors, env, log or sql',
@@ -23,7 +23,7 @@ const layer = (name, banned, extra = []) => ({
 
 // Inside the engine, lower layers never import higher ones (docs/architecture.md). Type-only
 // imports are allowed: they are erased and cannot order modules (madge skips them too, .madgerc).
-const USE_CASES = ['runs', 'meshes', 'ops', 'services', 'approvals', 'users', 'assistant'];
+const USE_CASES = ['runs', 'meshes', 'ops', 'services', 'approvals', 'users', 'assistant', 'webhooks', 'schedules'];
 const ENGINE_LAYERS = [['kernel'], ['events'], ['plan'], ['lifecycle'], ['members'], ['process'], USE_CASES, ['runtime']];
 const engineLayers = ENGINE_LAYERS.slice(0, -1).map((folders, i) => {
   const above = ENGINE_LAYERS.slice(i + 1).flat();
@@ -90,6 +90,7 @@ export default tseslint.config(
   engineQueries,
   layer('packages/api', ['@trellis/web'], [engineDeepImports]),
   layer('packages/cli', ['@trellis/api', '@trellis/web'], [engineDeepImports]),
+  layer('packages/entries', ['@trellis/api', '@trellis/web'], [engineDeepImports]),
   layer('workers', ['@trellis/api', '@trellis/web'], [engineDeepImports]),
   layer('apps/web', [], [engineDeepImports]),
   layer('scripts', [], [engineDeepImports]),

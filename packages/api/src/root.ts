@@ -4,6 +4,7 @@ import { get as getMesh } from './routers/meshes/get';
 import { importMesh } from './routers/meshes/import';
 import { list as listMeshes } from './routers/meshes/list';
 import { save } from './routers/meshes/save';
+import { setPublished } from './routers/meshes/set-published';
 import { validate } from './routers/meshes/validate';
 import { get as getRun } from './routers/runs/get';
 import { list as listRuns } from './routers/runs/list';
@@ -46,7 +47,7 @@ import { remove as removeTool } from './routers/tools/remove';
 import { router } from './trpc';
 
 export const appRouter = router({
-  meshes: router({ list: listMeshes, get: getMesh, create, save, import: importMesh, validate }),
+  meshes: router({ list: listMeshes, get: getMesh, create, save, import: importMesh, validate, setPublished }),
   runs: router({ list: listRuns, get: getRun, messages, reopen, reopenPreview, attempts, cancel }),
   exceptions: router({ feed }),
   services: router({ list: listServices, add: addService }),

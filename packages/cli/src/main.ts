@@ -1,10 +1,11 @@
 /**
- * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, user, audit, tool, worker, orchestrator.
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, mesh, service, user, audit, tool, worker, orchestrator.
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
 import { auditVerifyCommand } from './commands/audit';
 import { cancelCommand } from './commands/cancel';
+import { meshPublishCommand } from './commands/mesh';
 import { reopenCommand } from './commands/reopen';
 import { runCommand } from './commands/run';
 import { runsCommand } from './commands/runs';
@@ -101,6 +102,15 @@ egress
   .action(action((pattern: string, opts: { internal?: boolean }) => egressAllowCommand(pattern, opts)));
 egress.command('list').option('--json', 'print JSON').action(action((opts: { json?: boolean }) => egressListCommand(opts)));
 egress.command('remove').argument('<pattern>').action(action((pattern: string) => egressRemoveCommand(pattern)));
+
+const mesh = program.command('mesh').description('settings of saved meshes');
+mesh
+  .command('publish')
+  .description('offer a saved mesh to other systems as an MCP tool and an A2A agent (--off withdraws it)')
+  .argument('<name>', 'the mesh name')
+  .option('--off', 'withdraw it')
+  .option('--json', 'print { meshId, name, published } as JSON')
+  .action(action((name: string, opts: { off?: boolean; json?: boolean }) => meshPublishCommand(name, opts)));
 
 const service = program.command('service').description('register outside services and their API keys');
 service

@@ -39,6 +39,25 @@ export class TrellisApiError extends Error {
   }
 }
 
+/**
+ * The parsed JSON body of an answer.
+ * @throws TrellisApiError with the error body's code and message for a non-2xx status.
+ */
+export async function readAnswer<T>(res: Response, url: URL): Promise<T> {
+  const text = await res.text();
+  let parsed: unknown;
+  try {
+    parsed = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  if (!res.ok) {
+    const err = (parsed as Partial<ErrorBody> | undefined)?.error;
+    throw new TrellisApiError(res.status, err?.code ?? 'http_error', err?.message ?? `HTTP ${res.status} from ${url.pathname}`);
+  }
+  return parsed as T;
+}
+
 /** Throw from a handler to fail the job; `retryable` puts it back for another claim. */
 export class JobFailure extends Error {
   constructor(
@@ -126,18 +145,7 @@ export function createServiceClient(options: ServiceClientOptions): ServiceClien
       body: JSON.stringify(body),
       ...(signal ? { signal } : {}),
     });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      parsed = undefined;
-    }
-    if (!res.ok) {
-      const err = (parsed as Partial<ErrorBody> | undefined)?.error;
-      throw new TrellisApiError(res.status, err?.code ?? 'http_error', err?.message ?? `HTTP ${res.status} from ${url.pathname}`);
-    }
-    return parsed as AnswerOf<P>;
+    return readAnswer<AnswerOf<P>>(res, url);
   }
 
   const client: ServiceClient = {

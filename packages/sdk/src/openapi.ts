@@ -3,6 +3,111 @@
  * `npm run generate:sdk --workspace @trellis/api`. Do not edit: regenerate.
  */
 export interface paths {
+    "/api/v1/meshes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every saved mesh with its latest version, most recently changed first. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The meshes. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["MeshRow"][];
+                        };
+                    };
+                };
+                401: components["responses"]["Error401"];
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/meshes/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A mesh's saved versions, oldest first. */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Mesh id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The mesh and its versions. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            name: string;
+                            latestVersion: number;
+                            versions: {
+                                version: number;
+                                /**
+                                 * @description ISO 8601 time.
+                                 * @example 2026-12-01T19:30:00.000Z
+                                 */
+                                createdAt: string;
+                                createdBy: string | null;
+                            }[];
+                        };
+                    };
+                };
+                401: components["responses"]["Error401"];
+                /** @description No such mesh. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/meshes/{id}/runs": {
         parameters: {
             query?: never;
@@ -12,7 +117,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start a run of a mesh's latest version (or ?version=n) on a document. */
+        /**
+         * Start a run of a mesh's latest version (or ?version=n) on a document or a JSON object.
+         * @description The same key in `Idempotency-Key` returns the same run (`reused: true`) instead of starting another; a key is scoped to its caller and reused with a different request is refused (409 `idempotency_key_reused`).
+         */
         post: {
             parameters: {
                 query?: {
@@ -22,6 +130,8 @@ export interface paths {
                 header?: {
                     /** @description The file name, URL-encoded, when the body is raw bytes. */
                     "x-file-name"?: string;
+                    /** @description Retry-safe start: the same key returns the same run (IETF httpapi Idempotency-Key draft). */
+                    "idempotency-key"?: string;
                 };
                 path: {
                     /** @description Mesh id. */
@@ -29,9 +139,12 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            /** @description The document: the file's bytes as the body (any content type), or form data with a `file` field. */
+            /** @description `application/json`: a JSON object sent to the head as its payload. Anything else: the document's bytes (file name in `x-file-name`), or form data with a `file` field. */
             requestBody: {
                 content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                     "application/octet-stream": string;
                     "multipart/form-data": {
                         file: string;
@@ -39,7 +152,7 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Started. */
+                /** @description Started (or, for a reused key, the run started before). */
                 201: {
                     headers: {
                         /** @description The run page, `/runs/<runId>`. */
@@ -50,7 +163,7 @@ export interface paths {
                         "application/json": components["schemas"]["StartedRun"];
                     };
                 };
-                /** @description The input was refused or the mesh has findings (listed). */
+                /** @description The input was refused (`input_rejected`) or the mesh has findings (`mesh_invalid`, listed). */
                 400: {
                     headers: {
                         [name: string]: unknown;
@@ -59,16 +172,8 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not signed in, or the session has ended. */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Refused by the role policy (starting runs needs designer, operator or admin). */
+                401: components["responses"]["Error401"];
+                /** @description Refused by the role policy (starting runs needs designer, operator or admin; a token needs scope "run"). */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -86,6 +191,429 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                409: components["responses"]["Error409"];
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Runs with the Runs tab filters, search, sorts and paging. */
+        get: {
+            parameters: {
+                query?: {
+                    meshId?: string;
+                    status?: "queued" | "running" | "done" | "failed" | "stalled" | "cancelled";
+                    cause?: "message_lost" | "outcome_unreadable" | "step_code_failed" | "input_rejected" | "content_refused" | "budget_spent" | "agent_or_model_missing" | "timed_out" | "rate_limited" | "capacity_wait_exceeded" | "no_worker" | "stalled";
+                    severity?: "critical" | "project" | "capacity";
+                    /** @description Created at or after (ISO 8601). */
+                    from?: string;
+                    /** @description Created before (ISO 8601). */
+                    to?: string;
+                    /** @description A run id prefix or an input name prefix. */
+                    search?: string;
+                    sort?: "started" | "ended" | "duration" | "status";
+                    direction?: "asc" | "desc";
+                    limit?: number;
+                    offset?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description One page and the total that matches. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            items: components["schemas"]["RunRow"][];
+                            total: number;
+                        };
+                    };
+                };
+                /** @description A malformed filter (named). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                401: components["responses"]["Error401"];
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run's answer: status, cause, counts and output (optionally waiting for the end). */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description Wait up to this many seconds (0–60) for the run to end before answering; check `ended`. */
+                    wait?: number;
+                };
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The run as it stands (or as it ended). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["RunAnswer"];
+                    };
+                };
+                /** @description A malformed `wait`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                401: components["responses"]["Error401"];
+                404: components["responses"]["Error404"];
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a run: its running steps stop wherever they run; it ends `cancelled`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        reason?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Cancelled, with its child runs and how many messages were set aside. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runId: string;
+                            /** @constant */
+                            status: "cancelled";
+                            runs: string[];
+                            messages: number;
+                        };
+                    };
+                };
+                401: components["responses"]["Error401"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                /** @description The run has ended already. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{id}/reopen": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Re-open a failed or stalled run from its failed step, on its own version or the latest. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @default pinned
+                         * @enum {string}
+                         */
+                        version?: "pinned" | "latest";
+                    };
+                };
+            };
+            responses: {
+                /** @description Re-opened: the attempt number, the version used and the members re-published from. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            runId: string;
+                            attempt: number;
+                            fromVersion: number;
+                            toVersion: number;
+                            members: string[];
+                            messages: number;
+                        };
+                    };
+                };
+                401: components["responses"]["Error401"];
+                /** @description Refused by the role policy (operator or admin). */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                404: components["responses"]["Error404"];
+                /** @description The run cannot be re-opened (the reason is named). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/approvals/{id}/decision": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve or reject a parked output; a rejection needs a comment and fails the run with `input_rejected`. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Approval id (the parked message id). */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        decision: "approve" | "reject";
+                        comment?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Decided. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            approvalId: string;
+                            runId: string;
+                            /** @enum {string} */
+                            status: "approved" | "rejected";
+                            published: number;
+                        };
+                    };
+                };
+                /** @description A malformed decision. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                401: components["responses"]["Error401"];
+                403: components["responses"]["Error403"];
+                /** @description No such approval. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Already decided, the run has ended, or a rejection without a comment. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/hooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A signed webhook: start a run of its mesh on the body (JSON object or document).
+         * @description Sign `"<t>.<raw body>"` with HMAC-SHA256 under the secret shown when the webhook was made, and send `Trellis-Signature: t=<unix seconds>,v1=<hex>`; `t` must be within 5 minutes of the server clock. GitHub's `X-Hub-Signature-256: sha256=<hex HMAC of the body>` is accepted too. A replay of the same signed request, the same `X-GitHub-Delivery` or the same `Idempotency-Key` answers with the first run (`reused: true`). With a callback URL, the run's answer is POSTed there when it ends, signed the same way.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description Webhook id. */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            /** @description `application/json`: a JSON object sent to the head as its payload; anything else: a document. */
+            requestBody: {
+                content: {
+                    "*/*": string;
+                };
+            };
+            responses: {
+                /** @description Started (or, for a replay, the run started before). */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["StartedRun"];
+                    };
+                };
+                /** @description The input was refused (`input_rejected`), the JSON does not parse, or the mesh has findings. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The signature is missing, malformed, outside the 5-minute window or wrong, or no enabled webhook has this id (recorded). */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The mesh of the webhook is gone. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                409: components["responses"]["Error409"];
                 503: components["responses"]["Unavailable"];
                 default: components["responses"]["UnexpectedError"];
             };
@@ -142,7 +670,7 @@ export interface paths {
                     };
                 };
                 400: components["responses"]["Error400"];
-                401: components["responses"]["Error401"];
+                401: components["responses"]["Error401b"];
                 503: components["responses"]["Unavailable"];
                 default: components["responses"]["UnexpectedError"];
             };
@@ -194,8 +722,8 @@ export interface paths {
                     };
                 };
                 400: components["responses"]["Error400"];
-                401: components["responses"]["Error401"];
-                404: components["responses"]["Error404"];
+                401: components["responses"]["Error401b"];
+                404: components["responses"]["Error404b"];
                 /** @description The job failed or expired before the answer came. */
                 409: {
                     headers: {
@@ -256,8 +784,8 @@ export interface paths {
                     };
                 };
                 400: components["responses"]["Error400"];
-                401: components["responses"]["Error401"];
-                404: components["responses"]["Error404"];
+                401: components["responses"]["Error401b"];
+                404: components["responses"]["Error404b"];
                 /** @description The job is done or expired already. */
                 409: {
                     headers: {
@@ -411,8 +939,16 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        StartedRun: {
-            runId: string;
+        MeshRow: {
+            id: string;
+            name: string;
+            description: string | null;
+            latestVersion: number;
+            /**
+             * @description ISO 8601 time.
+             * @example 2026-12-01T19:30:00.000Z
+             */
+            updatedAt: string;
         };
         /** @description Every error answer: never a stack trace. */
         Error: {
@@ -439,6 +975,81 @@ export interface components {
                 }[];
             };
         };
+        StartedRun: {
+            runId: string;
+            /** @description queued | running | done | failed | stalled | cancelled */
+            status: string;
+            /** @description True when the Idempotency-Key named a run started before; nothing new was started. */
+            reused: boolean;
+        };
+        RunRow: {
+            id: string;
+            meshId: string;
+            meshName: string;
+            meshVersion: number;
+            status: string;
+            cause: string | null;
+            causeMember: string | null;
+            causeMessage: string | null;
+            inputName: string | null;
+            createdBy: string | null;
+            seconds: number;
+            counts: {
+                published: number;
+                delivered: number;
+                done: number;
+                deadLettered: number;
+                lost: number;
+                pending: number;
+                running: number;
+                parked: number;
+                cancelled: number;
+                filtered: number;
+            };
+            severity: ("critical" | "project" | "capacity") | null;
+            /**
+             * @description ISO 8601 time.
+             * @example 2026-12-01T19:30:00.000Z
+             */
+            createdAt: string;
+            startedAt: string | null;
+            endedAt: string | null;
+            /**
+             * @description ISO 8601 time.
+             * @example 2026-12-01T19:30:00.000Z
+             */
+            movedAt: string;
+        };
+        RunAnswer: {
+            runId: string;
+            meshId: string;
+            meshName: string;
+            meshVersion: number;
+            /** @description queued | running | done | failed | stalled | cancelled */
+            status: string;
+            /** @description True once the status is final. */
+            ended: boolean;
+            /** @description One of the cause list when the run failed or stalled. */
+            cause: string | null;
+            causeMember: string | null;
+            /** @description One plain sentence naming the member and the detail. */
+            causeMessage: string | null;
+            counts: {
+                published: number;
+                delivered: number;
+                done: number;
+                deadLettered: number;
+                lost: number;
+                pending: number;
+                running: number;
+                parked: number;
+                cancelled: number;
+                filtered: number;
+            };
+            /** @description The run's output (its leaf's payload) once done, else null. */
+            output: unknown;
+            seconds: number;
+        };
         Job: {
             jobId: string;
             runId: string;
@@ -463,6 +1074,15 @@ export interface components {
         };
     };
     responses: {
+        /** @description No valid token or session. */
+        Error401: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Redis or the database is unreachable; try again shortly. */
         Unavailable: {
             headers: {
@@ -481,6 +1101,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The Idempotency-Key was used before for a different request. */
+        Error409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such run. */
+        Error404: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Refused by the role policy (operator or admin; token scope "operate"). */
+        Error403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description A body or query field is wrong; the message names it. */
         Error400: {
             headers: {
@@ -491,7 +1138,7 @@ export interface components {
             };
         };
         /** @description The API key is missing or wrong. */
-        Error401: {
+        Error401b: {
             headers: {
                 [name: string]: unknown;
             };
@@ -500,7 +1147,7 @@ export interface components {
             };
         };
         /** @description No such job for this service. */
-        Error404: {
+        Error404b: {
             headers: {
                 [name: string]: unknown;
             };

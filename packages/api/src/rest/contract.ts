@@ -13,10 +13,12 @@ import { FindingSchema } from '../schemas';
 
 /**
  * Who may call a route: anyone (`public`), an outside service with its API key as
- * `Authorization: Bearer <key>` (`service`; the path's `{name}` names the service), or a signed-in
+ * `Authorization: Bearer <key>` (`service`; the path's `{name}` names the service), a caller whose
+ * request is signed with a webhook's secret (`signed`; the handler checks the signature over the raw
+ * body, so the route takes a `raw` body), or a signed-in
  * person whose role allows the named rule (`read`, `run`, `operate`, …; engine users/roles.ts).
  */
-export type AuthKind = 'public' | 'service' | SignedInRule;
+export type AuthKind = 'public' | 'service' | 'signed' | SignedInRule;
 
 /** A document sent as the raw request body or as multipart form data with a `file` field. */
 export interface FileUpload {
@@ -25,10 +27,27 @@ export interface FileUpload {
   bytes: Uint8Array;
 }
 
-/** A request body: JSON checked by `schema`, or a {@link FileUpload}. */
+/**
+ * A run's input as a request sent it: a document (`bytes`, raw body or form data `file`), or a JSON
+ * object sent to the head as is (`payload`, a body with `Content-Type: application/json`).
+ */
+export type InputUpload = FileUpload | { name?: string; payload: unknown };
+
+/** The request body exactly as sent, for checks over its bytes (webhook signatures). */
+export interface RawBody {
+  bytes: Uint8Array;
+  contentType: string | null;
+}
+
+/**
+ * A request body: JSON checked by `schema`, a {@link FileUpload}, a run input ({@link InputUpload}:
+ * a document or a JSON object), or the raw bytes ({@link RawBody}).
+ */
 export type BodySpec =
   | { kind: 'json'; schema: z.ZodType; required: boolean; description?: string }
-  | { kind: 'file'; description: string };
+  | { kind: 'file'; description: string }
+  | { kind: 'input'; description: string }
+  | { kind: 'raw'; description: string };
 
 /** Error statuses a route may document (every error body is {@link ErrorBodySchema}). */
 export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 429 | 503 | 504;
@@ -48,12 +67,22 @@ export const ErrorBodySchema = z
 export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
-type BodyOf<B> = B extends { kind: 'json'; schema: infer S extends z.ZodType } ? z.output<S> : B extends { kind: 'file' } ? FileUpload : undefined;
+type BodyOf<B> = B extends { kind: 'json'; schema: infer S extends z.ZodType }
+  ? z.output<S>
+  : B extends { kind: 'file' }
+    ? FileUpload
+    : B extends { kind: 'input' }
+      ? InputUpload
+      : B extends { kind: 'raw' }
+        ? RawBody
+        : undefined;
 
 /** What a route's handler is given: the checked request parts and, lazily, the engine. */
 export interface RouteInput<P, Q, H, B, A extends AuthKind> {
   /** The running engine; started on first use (503 while the database or Redis is unreachable). */
   engine: () => Promise<Engine>;
+  /** The request as received (headers, URL); its body has been read into `body`. */
+  request: Request;
   /** The signed-in user, for routes that name a signed-in rule. */
   user: A extends SignedInRule ? SignedInUser : null;
   /** The service's API key, for `service` routes (already checked against the path's service). */

@@ -69,13 +69,14 @@ async function run(env: RestEnv, route: RouteSpec, req: Request, raw: Record<str
     // A wrong key is a 401 whatever else is wrong with the request.
     apiKey = bearer(req);
     await authenticateService((await engine()).db, raw.name ?? '', apiKey);
-  } else if (route.auth !== 'public') {
+  } else if (route.auth !== 'public' && route.auth !== 'signed') {
     // The one access check (shared with tRPC and the live-updates stream): a token or a session.
     user = await authorizeCaller((await engine()).db, req, () => env.session(req), route.auth, `${route.method.toUpperCase()} ${route.path}`);
   }
   const url = new URL(req.url);
   const input = {
     engine,
+    request: req,
     user,
     apiKey,
     params: route.params ? parsePart(route.params, raw, 'path') : undefined,

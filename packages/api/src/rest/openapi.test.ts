@@ -47,7 +47,20 @@ describe('OpenAPI document generated from the route contract', () => {
     const fail = doc.paths['/api/v1/services/{name}/jobs/{jobId}/fail']?.post?.requestBody?.content['application/json']?.schema;
     expect(fail).toMatchObject({ properties: { reason: { type: 'string', minLength: 1 }, retryable: { type: 'boolean' } }, required: ['reason'] });
     const upload = doc.paths['/api/v1/meshes/{id}/runs']?.post;
-    expect(Object.keys(upload?.requestBody?.content ?? {}).sort()).toEqual(['application/octet-stream', 'multipart/form-data']);
-    expect(upload?.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:version', 'header:x-file-name']);
+    expect(Object.keys(upload?.requestBody?.content ?? {}).sort()).toEqual(['application/json', 'application/octet-stream', 'multipart/form-data']);
+    expect(upload?.parameters?.map((p) => `${p.in}:${p.name}`)).toEqual(['path:id', 'query:version', 'header:x-file-name', 'header:idempotency-key']);
+    expect(upload?.security).toEqual([{ apiToken: [] }, { session: [] }]);
+  });
+
+  it('documents the webhook signature forms and the run answer', () => {
+    const hook = doc.paths['/api/v1/hooks/{id}']?.post;
+    expect(hook?.security).toEqual([{ webhookSignature: [] }, { githubSignature: [] }]);
+    expect(Object.keys(hook?.requestBody?.content ?? {})).toEqual(['*/*']);
+    const schemes = (doc.components as unknown as { securitySchemes: Record<string, { name?: string }> }).securitySchemes;
+    expect(schemes.webhookSignature?.name).toBe('Trellis-Signature');
+    expect(schemes.githubSignature?.name).toBe('X-Hub-Signature-256');
+    expect(doc.components.schemas.RunAnswer).toMatchObject({ required: expect.arrayContaining(['runId', 'status', 'ended', 'cause', 'counts', 'output']) as unknown });
+    const wait = doc.paths['/api/v1/runs/{id}']?.get?.parameters?.find((p) => p.name === 'wait');
+    expect(wait).toMatchObject({ schema: { minimum: 0, maximum: 60 } });
   });
 });

@@ -10,7 +10,8 @@ import { FILE_NAME_HEADER } from './read-request';
 
 function security(auth: AuthKind): oas31.SecurityRequirementObject[] {
   if (auth === 'public') return [];
-  return auth === 'service' ? [{ serviceKey: [] }] : [{ session: [] }];
+  if (auth === 'signed') return [{ webhookSignature: [] }, { githubSignature: [] }];
+  return auth === 'service' ? [{ serviceKey: [] }] : [{ apiToken: [] }, { session: [] }];
 }
 
 /**
@@ -48,6 +49,20 @@ const binary = { type: 'string', contentMediaType: 'application/octet-stream' } 
 function requestBody(route: RouteSpec): ZodOpenApiOperationObject['requestBody'] {
   const body = route.body;
   if (!body) return undefined;
+  if (body.kind === 'raw') {
+    return { required: true, description: body.description, content: { '*/*': { schema: binary } } };
+  }
+  if (body.kind === 'input') {
+    return {
+      required: true,
+      description: body.description,
+      content: {
+        'application/json': { schema: { type: 'object', additionalProperties: true, description: "Sent to the mesh's head member as its payload." } },
+        'application/octet-stream': { schema: binary },
+        'multipart/form-data': { schema: { type: 'object', required: ['file'], properties: { file: binary } } },
+      },
+    };
+  }
   if (body.kind === 'json') {
     return { required: body.required, ...(body.description ? { description: body.description } : {}), content: { 'application/json': { schema: body.schema } } };
   }
@@ -62,9 +77,9 @@ function requestBody(route: RouteSpec): ZodOpenApiOperationObject['requestBody']
 }
 
 function operation(route: RouteSpec, shared: ReadonlyMap<string, ZodOpenApiResponseObject>): ZodOpenApiOperationObject {
-  const header = route.body?.kind === 'file'
-    ? z.object({ [FILE_NAME_HEADER]: z.string().optional().meta({ description: 'The file name, URL-encoded, when the body is raw bytes.' }) })
-    : route.headers;
+  const fileHeader = z.object({ [FILE_NAME_HEADER]: z.string().optional().meta({ description: 'The file name, URL-encoded, when the body is raw bytes.' }) });
+  const takesFile = route.body?.kind === 'file' || route.body?.kind === 'input';
+  const header = takesFile ? (route.headers ? fileHeader.extend(route.headers.shape) : fileHeader) : route.headers;
   const requestParams = {
     ...(route.params ? { path: route.params } : {}),
     ...(route.query ? { query: route.query } : {}),
@@ -112,6 +127,23 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): OpenApiDocum
       securitySchemes: {
         serviceKey: { type: 'http', scheme: 'bearer', description: 'The key shown once by `trellis service add <name>` or on the Services page.' },
         session: { type: 'apiKey', in: 'cookie', name: 'next-auth.session-token', description: 'A signed-in web session.' },
+        apiToken: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'An API token `trl_…` (account page, or `tokens.createService` for a service account); it acts with the lesser of its owner\'s role and its scope.',
+        },
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'Trellis-Signature',
+          description: '`t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>" under the webhook\'s secret>`; t within 5 minutes of the server clock.',
+        },
+        githubSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Hub-Signature-256',
+          description: "GitHub's form: `sha256=<hex HMAC-SHA256 of the raw body>` (no timestamp; replays are refused by `X-GitHub-Delivery`).",
+        },
       },
     },
     paths,

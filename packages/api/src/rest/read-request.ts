@@ -5,7 +5,8 @@
 import type { z } from 'zod';
 import { BadInputError, LimitExceededError } from '@trellis/engine/errors';
 import { readCapped, readJsonText } from '../body-limit';
-import type { BodySpec, FileUpload } from './contract';
+import { checkJsonText } from '@trellis/engine/security/json-guard';
+import type { BodySpec, FileUpload, InputUpload, RawBody } from './contract';
 
 /** The header that names a document sent as the raw body (URL-encoded). */
 export const FILE_NAME_HEADER = 'x-file-name';
@@ -30,6 +31,8 @@ export function parsePart<S extends z.ZodType>(schema: S, value: unknown, where:
 /** The request's body as `spec` says: JSON checked by its schema, or the uploaded document. */
 export async function readBody(req: Request, spec: BodySpec): Promise<unknown> {
   if (spec.kind === 'file') return readUpload(req);
+  if (spec.kind === 'input') return readInput(req);
+  if (spec.kind === 'raw') return { bytes: await readCapped(req, 'maxUploadBytes'), contentType: req.headers.get('content-type') } satisfies RawBody;
   return parsePart(spec.schema, await jsonBody(req, !spec.required), 'body');
 }
 
@@ -67,5 +70,40 @@ async function readUpload(req: Request): Promise<FileUpload> {
   } catch (err) {
     if (err instanceof LimitExceededError) throw err;
     throw new BadInputError('send the document as the request body, or as form data with a "file" field');
+  }
+}
+
+/** True for `application/json` and `application/<x>+json` content types. */
+export function isJsonType(type: string | null): boolean {
+  return /^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type ?? '');
+}
+
+/**
+ * A run's input: with `Content-Type: application/json` the body is a JSON object sent to the head
+ * as is (read under TRELLIS_MAX_UPLOAD_BYTES, its nesting under TRELLIS_MAX_JSON_DEPTH); anything
+ * else is a document, as {@link readUpload} reads it.
+ * @throws BadInputError for JSON that does not parse; LimitExceededError (413).
+ */
+async function readInput(req: Request): Promise<InputUpload> {
+  if (!isJsonType(req.headers.get('content-type'))) return readUpload(req);
+  const text = new TextDecoder().decode(await readCapped(req, 'maxUploadBytes'));
+  checkJsonText(text, 'the request body');
+  let payload: unknown;
+  try {
+    payload = JSON.parse(text) as unknown;
+  } catch {
+    throw new BadInputError('body: not valid JSON (send a JSON object, or another Content-Type for a document)');
+  }
+  const name = fileName(req);
+  return { ...(name ? { name } : {}), payload };
+}
+
+function fileName(req: Request): string | undefined {
+  const name = req.headers.get(FILE_NAME_HEADER);
+  if (!name) return undefined;
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    throw new BadInputError(`headers.${FILE_NAME_HEADER}: expected a URL-encoded file name`);
   }
 }

@@ -8,7 +8,10 @@ import { defineRoute } from './contract';
 import { dispatchRest } from './dispatch';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 import { auditExportRoute } from './audit';
-import { startRunRoute } from './runs';
+import { cancelRunRoute, getRunRoute, listRunsRoute, reopenRunRoute, startRunRoute } from './runs';
+import { listMeshesRoute, meshVersionsRoute } from './meshes';
+import { decideApprovalRoute } from './approvals';
+import { webhookRoute } from './hooks';
 import { claimJobRoute, completeJobRoute, failJobRoute } from './services';
 
 let document: OpenApiDocument | undefined;
@@ -25,7 +28,22 @@ export const openApiRoute = defineRoute({
 });
 
 /** The REST API's routes. */
-export const REST_ROUTES: readonly RouteSpec[] = [startRunRoute, claimJobRoute, completeJobRoute, failJobRoute, auditExportRoute, openApiRoute];
+export const REST_ROUTES: readonly RouteSpec[] = [
+  listMeshesRoute,
+  meshVersionsRoute,
+  startRunRoute,
+  listRunsRoute,
+  getRunRoute,
+  cancelRunRoute,
+  reopenRunRoute,
+  decideApprovalRoute,
+  webhookRoute,
+  claimJobRoute,
+  completeJobRoute,
+  failJobRoute,
+  auditExportRoute,
+  openApiRoute,
+];
 
 /** The OpenAPI 3.1 document of {@link REST_ROUTES}, built once. */
 export function openApiDocument(): OpenApiDocument {

@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, text, timestamp, unique } from 'drizzle-orm/pg-core';
 
 /** A mesh by name; its logic lives in `mesh_versions`, one row per save. */
 export const meshes = pgTable('meshes', {
@@ -7,6 +7,11 @@ export const meshes = pgTable('meshes', {
   description: text('description'),
   /** The newest saved version number (1-based). */
   latestVersion: integer('latest_version').notNull().default(1),
+  /**
+   * Offered to other systems as an MCP tool and an A2A agent (packages/entries). Set by a designer
+   * or an admin (`meshes.setPublished`, `trellis mesh publish`), never by the mesh file.
+   */
+  published: boolean('published').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

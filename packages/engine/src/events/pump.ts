@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
+import { repeat, type RunningLoop } from '../kernel/loop';
 import { rows } from '../kernel/sql';
 import { eventsChannel, type EngineEvent, type EngineEventKind } from './outbox';
 
@@ -39,38 +40,12 @@ export async function pumpEvents(engine: Engine): Promise<number> {
 }
 
 /** A running pump loop. */
-export interface RunningPump {
-  close(): Promise<void>;
-}
+export type RunningPump = Pick<RunningLoop, 'close'>;
 
 /**
  * Pumps the outbox every `everyMs` (default 250) on its own loop, so live updates never wait for a
  * slow orchestrator pass (a long relay page, a vacuum). A failing pass is logged once per new error.
  */
 export function startEventPump(engine: Engine, everyMs = 250): RunningPump {
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let current: Promise<unknown> = Promise.resolve();
-  let lastProblem = '';
-  const loop = () => {
-    if (stopped) return;
-    current = pumpEvents(engine)
-      .then(() => (lastProblem = ''))
-      .catch((err: unknown) => {
-        const message = err instanceof Error ? err.message : String(err);
-        if (message !== lastProblem) engine.log.warn('event pump failed', { error: message });
-        lastProblem = message;
-      })
-      .finally(() => {
-        if (!stopped) timer = setTimeout(loop, everyMs);
-      });
-  };
-  timer = setTimeout(loop, 0);
-  return {
-    async close() {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await current;
-    },
-  };
+  return repeat(() => pumpEvents(engine), everyMs, engine.log, 'event pump failed');
 }

@@ -27,6 +27,19 @@ export interface StartRunInput {
   userId?: string;
 }
 
+/** A database transaction, as {@link StartHooks.inTransaction} gets it. */
+export type StartTx = Parameters<Parameters<Engine['db']['transaction']>[0]>[0];
+
+/**
+ * What a caller adds to a start (runs/start-entry-run.ts): `inTransaction` runs in the transaction
+ * that inserts the run, after the run row; throwing there rolls the run back (nothing is enqueued);
+ * `onRejected` runs after a refused input's failed run is recorded.
+ */
+export interface StartHooks {
+  inTransaction?(tx: StartTx, runId: string): Promise<void>;
+  onRejected?(runId: string, err: InputRejectedError): Promise<void>;
+}
+
 /**
  * Validates the mesh again (the authority before any run), writes the run and its head message in
  * one transaction, then enqueues the head. If Redis is down at that moment the run stays pending
@@ -34,7 +47,7 @@ export interface StartRunInput {
  * @throws MeshNotFoundError, MeshInvalidError (with findings), InputRejectedError,
  *   RedisUnreachableError (the run is saved and will start when Redis is back).
  */
-export async function startRun(engine: Engine, input: StartRunInput): Promise<{ runId: string; messageId: string }> {
+export async function startRun(engine: Engine, input: StartRunInput, hooks: StartHooks = {}): Promise<{ runId: string; messageId: string }> {
   const { db } = engine;
   const where = input.meshId ? eq(meshes.id, input.meshId) : eq(meshes.name, input.meshName ?? '');
   const [mesh] = await db.select().from(meshes).where(where);
@@ -46,7 +59,7 @@ export async function startRun(engine: Engine, input: StartRunInput): Promise<{ 
   if (!definition) throw new MeshNotFoundError(`${mesh.name} version ${version}`);
   const findings = validateMesh(definition, await nestedResolver(db, definition), await knownTools(db, definition));
   if (hasErrors(findings)) throw new MeshInvalidError(findings);
-  return startChecked(engine, { meshId: mesh.id, meshName: mesh.name, version }, input);
+  return startChecked(engine, { meshId: mesh.id, meshName: mesh.name, version }, input, hooks);
 }
 
 /**
@@ -58,6 +71,7 @@ export async function startChecked(
   engine: Engine,
   mesh: { meshId: string; meshName: string; version: number },
   input: Omit<StartRunInput, 'meshId' | 'meshName' | 'version'>,
+  hooks: StartHooks = {},
 ): Promise<{ runId: string; messageId: string }> {
   const { db } = engine;
   const { version } = mesh;
@@ -69,6 +83,7 @@ export async function startChecked(
   } catch (err) {
     if (err instanceof InputRejectedError) {
       await recordRejection(engine, { runId, meshId: mesh.meshId, meshName: mesh.meshName, version, input, err });
+      await hooks.onRejected?.(runId, err);
     }
     throw err;
   }
@@ -88,6 +103,7 @@ export async function startChecked(
       startedAt: now,
       movedAt: now,
     });
+    await hooks.inTransaction?.(tx, runId);
     await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
     // Live pages (the Runs tab) learn of the new run from the event outbox, like every other change.
     await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.meshId, status: 'running' }]);

@@ -8,6 +8,7 @@ import { relayOnce, type RelayCursor } from './relay';
 import { detectStalls, sweepRuns } from './sweep';
 import { sweepParked } from '../process/sweep-parked';
 import { startEventPump } from '../events/pump';
+import { startEntryLoops } from './entry-loops';
 
 /** A started orchestrator. */
 export interface RunningOrchestrator {
@@ -65,6 +66,8 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
   timer = setTimeout(loop, 0);
   // Live-update events go out on their own loop, never behind a slow pass (events/pump.ts).
   const pump = startEventPump(engine);
+  // Schedules and webhook callbacks, likewise on their own loop (runtime/entry-loops.ts).
+  const entries = startEntryLoops(engine);
 
   return {
     tick: async () => {
@@ -77,6 +80,7 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
       if (timer) clearTimeout(timer);
       await current;
       await pump.close();
+      await entries.close();
     },
   };
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "meshes" ADD COLUMN "published" boolean DEFAULT false NOT NULL;
