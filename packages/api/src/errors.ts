@@ -54,6 +54,7 @@ export function describeApiError(err: unknown): ApiErrorView {
     if (err.code === 'BAD_REQUEST' && isIssueList(err.cause)) {
       return { code: 'BAD_REQUEST', httpStatus: 400, reason: 'bad_input', message: inputMessage(err.cause) };
     }
+    if (err.code === 'UNSUPPORTED_MEDIA_TYPE') return unsupportedMediaType(err.message);
     // A deliberate TRPCError from a router (e.g. UNAUTHORIZED) keeps its code and its sentence.
     if (err.code !== 'INTERNAL_SERVER_ERROR') {
       const httpStatus = httpStatusOf(err.code);
@@ -66,6 +67,16 @@ export function describeApiError(err: unknown): ApiErrorView {
   const out: ApiErrorView = { code, httpStatus: view.status, reason: view.code, message: view.message };
   if (view.findings) out.findings = view.findings;
   return out;
+}
+
+/**
+ * A tRPC call whose body is not JSON (415): names the content type expected and the one sent (read
+ * from the adapter's sentence, `Unsupported content-type "text/plain` or `Missing content-type header`).
+ */
+function unsupportedMediaType(adapterMessage: string): ApiErrorView {
+  const sent = /content-type "([^"]*)/.exec(adapterMessage)?.[1];
+  const got = sent !== undefined ? `, not "${sent}"` : /missing/i.test(adapterMessage) ? '; none was sent' : '';
+  return { code: 'UNSUPPORTED_MEDIA_TYPE', httpStatus: 415, reason: 'unsupported_media_type', message: `tRPC calls take a JSON body: send content-type: application/json${got}` };
 }
 
 function httpStatusOf(code: TRPC_ERROR_CODE_KEY): number {

@@ -22,7 +22,7 @@ export const CAUSES = [
 /** Why a run failed. */
 export type Cause = (typeof CAUSES)[number];
 
-/** `critical`: someone must look now; `project`: the mesh's owner; `capacity`: platform or provider. */
+/** `critical`: someone must look now; `project`: the people who run and fix the mesh (operator, admin, designer); `capacity`: platform or provider. */
 export type CauseSeverity = 'critical' | 'project' | 'capacity';
 
 /** What Trellis knows about a cause. */
@@ -39,7 +39,7 @@ export interface CauseInfo {
 
 const WHO_ACTS: Record<CauseSeverity, string> = {
   critical: 'someone must look now',
-  project: "the mesh's owner",
+  project: 'an operator or admin, with a designer when the mesh needs a fix',
   capacity: 'platform or provider',
 };
 

@@ -77,11 +77,11 @@ export class RedisUnreachableError extends EngineError {
   }
 }
 
-/** No mesh with that id, name or version. */
+/** No mesh with that id, name or version; `hint` (optional) says how to find the one meant. */
 export class MeshNotFoundError extends EngineError {
   static override readonly httpStatus = 404;
-  constructor(what: string) {
-    super('mesh_not_found', `no mesh ${what}`);
+  constructor(what: string, hint?: string) {
+    super('mesh_not_found', hint ? `no mesh ${what}: ${hint}` : `no mesh ${what}`);
   }
 }
 

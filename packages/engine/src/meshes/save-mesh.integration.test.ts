@@ -41,6 +41,19 @@ describe('mesh use cases (pglite)', () => {
     expect(stale).toMatchObject({ ok: false, reason: 'conflict', latestVersion: 2 });
   });
 
+  it('refuses importing a file whose name is taken by saying so and how to go on', async () => {
+    const db = world.engine.db;
+    await saveMesh(db, { definition: WORD_SPLIT });
+    const again = await saveMesh(db, { definition: { ...(JSON.parse(WORD_SPLIT) as object), description: 'other' }, baseVersion: 0 });
+    expect(again).toMatchObject({ ok: false, reason: 'conflict', latestVersion: 1 });
+    if (!again.ok) {
+      expect(again.message).toBe(
+        'a mesh named word-split already exists (its latest version is 1); nothing was saved: give it another "name" to make a new mesh, or open word-split and use Import on its canvas to add the file as its next version',
+      );
+    }
+    expect((await listMeshes(db)).map((m) => [m.name, m.latestVersion])).toEqual([['word-split', 1]]);
+  });
+
   it('refuses an unreadable file whole and saves nothing', async () => {
     const db = world.engine.db;
     const bad = await saveMesh(db, { definition: '{"format":"trellis.mesh/v9","name":"x","members":[],"channels":[]}' });

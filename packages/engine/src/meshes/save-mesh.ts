@@ -52,6 +52,7 @@ export async function saveMesh(db: Db, input: SaveMeshInput): Promise<SaveMeshRe
     if (input.meshId) return { ok: false, reason: 'invalid', findings: [], message: `no mesh ${input.meshId}` };
     return createMesh(db, mesh, findings, input);
   }
+  if (input.baseVersion === 0 && !input.meshId) return nameTaken(existing.name, existing.latestVersion);
   if (input.baseVersion !== undefined && input.baseVersion < existing.latestVersion) {
     return conflict(existing.latestVersion, input.baseVersion);
   }
@@ -102,7 +103,7 @@ async function createMesh(db: Db, def: Mesh, findings: Finding[], input: SaveMes
   } catch (err) {
     // Two first saves of the same name at once: the unique name makes one of them lose.
     const [other] = await db.select({ v: meshes.latestVersion }).from(meshes).where(eq(meshes.name, def.name));
-    if (other) return conflict(other.v, 0);
+    if (other) return nameTaken(def.name, other.v);
     throw err;
   }
   return { ok: true, meshId: id, name: def.name, version: 1, created: true, unchanged: false, findings };
@@ -115,5 +116,16 @@ function conflict(latestVersion: number, baseVersion: number): SaveMeshResult {
     findings: [],
     latestVersion,
     message: `the mesh changed since version ${baseVersion}: version ${latestVersion} is the latest; reload or compare before saving`,
+  };
+}
+
+/** A new mesh (import, create) under a name another mesh already has. */
+function nameTaken(name: string, latestVersion: number): SaveMeshResult {
+  return {
+    ok: false,
+    reason: 'conflict',
+    findings: [],
+    latestVersion,
+    message: `a mesh named ${name} already exists (its latest version is ${latestVersion}); nothing was saved: give it another "name" to make a new mesh, or open ${name} and use Import on its canvas to add the file as its next version`,
   };
 }

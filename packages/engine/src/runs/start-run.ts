@@ -9,6 +9,7 @@ import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
 import { recordEvents } from '../events/outbox';
 import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../kernel/errors';
+import { meshIdNotFound } from '../meshes/mesh-id-not-found';
 import { causeSentence } from '@trellis/mesh/causes';
 import { headMessageId, uuidv7 } from '../kernel/ids';
 import { loadPlan, poolOf } from '../plan/plan';
@@ -51,7 +52,7 @@ export async function startRun(engine: Engine, input: StartRunInput, hooks: Star
   const { db } = engine;
   const where = input.meshId ? eq(meshes.id, input.meshId) : eq(meshes.name, input.meshName ?? '');
   const [mesh] = await db.select().from(meshes).where(where);
-  if (!mesh) throw new MeshNotFoundError(input.meshId ?? input.meshName ?? '(none given)');
+  if (!mesh) throw input.meshId ? await meshIdNotFound(db, input.meshId) : new MeshNotFoundError(input.meshName ?? '(none given)');
   const version = input.version ?? mesh.latestVersion;
   // Validate before compiling the plan: compiling assumes a valid mesh, and a person must see the
   // findings (head_missing, loop, …), not a compile error.

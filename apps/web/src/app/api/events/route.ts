@@ -6,6 +6,7 @@
  * A comment line every 15 s keeps proxies from closing an idle stream.
  */
 import { subscribeEvents } from '@trellis/engine/events/subscribe';
+import { callerStillAllowed, whileAllowed } from '@trellis/api/live/recheck';
 import { authorizeCaller } from '@trellis/api/rest/caller';
 import { describeError } from '@trellis/engine/errors';
 import { currentSession } from '@/server/auth';
@@ -67,7 +68,8 @@ export async function GET(req: Request): Promise<Response> {
       cleanup?.();
     },
   });
-  return new Response(stream, {
+  // Checked again every few seconds and before each message: the stream closes once the session ended or the token was revoked.
+  return new Response(whileAllowed(stream, callerStillAllowed(rt.db, req, await currentSession(), 'read', 'GET /api/events')), {
     headers: {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache, no-transform',
