@@ -1,5 +1,5 @@
 /**
- * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, service, user, audit, tool, worker, orchestrator.
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, webhook, schedule, service, user, audit, tool, worker, orchestrator.
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
@@ -18,6 +18,15 @@ import {
   secretSetCommand,
 } from './commands/secret';
 import { serviceAddCommand, serviceListCommand, serviceRemoveCommand } from './commands/service';
+import {
+  scheduleAddCommand,
+  scheduleEnabledCommand,
+  scheduleListCommand,
+  scheduleRemoveCommand,
+  webhookAddCommand,
+  webhookListCommand,
+  webhookRemoveCommand,
+} from './commands/entry';
 import { orchestratorCommand, workerCommand } from './commands/serve';
 import { userAddCommand, userDisabledCommand, userListCommand, userPasswordCommand, userRemoveCommand, userRoleCommand } from './commands/user';
 import { toolAddCommand, toolListCommand, toolRemoveCommand, type ToolAddOptions } from './commands/tool';
@@ -101,6 +110,39 @@ egress
   .action(action((pattern: string, opts: { internal?: boolean }) => egressAllowCommand(pattern, opts)));
 egress.command('list').option('--json', 'print JSON').action(action((opts: { json?: boolean }) => egressListCommand(opts)));
 egress.command('remove').argument('<pattern>').action(action((pattern: string) => egressRemoveCommand(pattern)));
+
+const webhook = program.command('webhook').description('signed webhooks that start runs of a mesh');
+webhook
+  .command('add')
+  .description('make a webhook and print its secret once')
+  .argument('<name>', '1-63 letters, digits, "-" or "_"')
+  .requiredOption('--mesh <mesh>', 'the mesh it starts (id or name)')
+  .option('--callback <url>', "POST the run's answer here when it ends (signed; under the egress policy)")
+  .option('--json', 'print JSON')
+  .action(action((name: string, opts: { mesh: string; callback?: string; json?: boolean }) => webhookAddCommand(name, opts)));
+webhook.command('list').option('--json', 'print JSON').action(action((opts: { json?: boolean }) => webhookListCommand(opts)));
+webhook.command('remove').argument('<webhook>', 'id or name').action(action((name: string) => webhookRemoveCommand(name)));
+
+const schedule = program.command('schedule').description('cron schedules that start runs of a mesh on a fixed input');
+schedule
+  .command('add')
+  .argument('<name>', '1-63 letters, digits, "-" or "_"')
+  .requiredOption('--mesh <mesh>', 'the mesh it starts (id or name)')
+  .requiredOption('--cron <expression>', 'e.g. "0 9 * * 1-5" (09:00 on weekdays); 6 fields for seconds')
+  .option('--timezone <zone>', 'IANA time zone (default UTC)')
+  .option('--text <text>', 'the input, as text')
+  .option('--json-input <json>', 'the input, as a JSON object')
+  .option('--missed <policy>', 'ticks missed while no orchestrator ran: skip (default) or run_once')
+  .option('--json', 'print JSON')
+  .action(
+    action((name: string, opts: { mesh: string; cron: string; timezone?: string; text?: string; jsonInput?: string; missed?: string; json?: boolean }) =>
+      scheduleAddCommand(name, opts),
+    ),
+  );
+schedule.command('list').option('--json', 'print JSON').action(action((opts: { json?: boolean }) => scheduleListCommand(opts)));
+schedule.command('enable').argument('<schedule>', 'id or name').action(action((name: string) => scheduleEnabledCommand(name, true)));
+schedule.command('disable').argument('<schedule>', 'id or name').action(action((name: string) => scheduleEnabledCommand(name, false)));
+schedule.command('remove').argument('<schedule>', 'id or name').action(action((name: string) => scheduleRemoveCommand(name)));
 
 const service = program.command('service').description('register outside services and their API keys');
 service
