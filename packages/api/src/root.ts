@@ -44,6 +44,13 @@ import { calls as toolCalls } from './routers/tools/calls';
 import { list as listTools } from './routers/tools/list';
 import { put as putTool } from './routers/tools/put';
 import { remove as removeTool } from './routers/tools/remove';
+import { create as createWebhook } from './routers/webhooks/create';
+import { list as listWebhooks } from './routers/webhooks/list';
+import { remove as removeWebhook } from './routers/webhooks/remove';
+import { create as createSchedule } from './routers/schedules/create';
+import { list as listSchedules } from './routers/schedules/list';
+import { remove as removeSchedule } from './routers/schedules/remove';
+import { setEnabled as setScheduleEnabled } from './routers/schedules/set-enabled';
 import { router } from './trpc';
 
 export const appRouter = router({
@@ -60,6 +67,8 @@ export const appRouter = router({
   secrets: router({ list: listSecrets, set: setSecret, remove: removeSecret }),
   egress: router({ list: listEgress, allow: allowEgress, remove: removeEgress }),
   tools: router({ list: listTools, put: putTool, remove: removeTool, calls: toolCalls }),
+  webhooks: router({ list: listWebhooks, create: createWebhook, remove: removeWebhook }),
+  schedules: router({ list: listSchedules, create: createSchedule, setEnabled: setScheduleEnabled, remove: removeSchedule }),
 });
 
 export type AppRouter = typeof appRouter;

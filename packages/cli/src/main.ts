@@ -1,5 +1,5 @@
 /**
- * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, mesh, service, user, audit, tool, worker, orchestrator.
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, mesh, webhook, schedule, service, user, audit, tool, worker, orchestrator.
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
@@ -19,6 +19,15 @@ import {
   secretSetCommand,
 } from './commands/secret';
 import { serviceAddCommand, serviceListCommand, serviceRemoveCommand } from './commands/service';
+import {
+  scheduleAddCommand,
+  scheduleEnabledCommand,
+  scheduleListCommand,
+  scheduleRemoveCommand,
+  webhookAddCommand,
+  webhookListCommand,
+  webhookRemoveCommand,
+} from './commands/entry';
 import { orchestratorCommand, workerCommand } from './commands/serve';
 import { userAddCommand, userDisabledCommand, userListCommand, userPasswordCommand, userRemoveCommand, userRoleCommand } from './commands/user';
 import { toolAddCommand, toolListCommand, toolRemoveCommand, type ToolAddOptions } from './commands/tool';
@@ -111,6 +120,39 @@ mesh
   .option('--off', 'withdraw it')
   .option('--json', 'print { meshId, name, published } as JSON')
   .action(action((name: string, opts: { off?: boolean; json?: boolean }) => meshPublishCommand(name, opts)));
+
+const webhook = program.command('webhook').description('signed webhooks that start runs of a mesh');
+webhook
+  .command('add')
+  .description('make a webhook and print its secret once')
+  .argument('<name>', '1-63 letters, digits, "-" or "_"')
+  .requiredOption('--mesh <mesh>', 'the mesh it starts (id or name)')
+  .option('--callback <url>', "POST the run's answer here when it ends (signed; under the egress policy)")
+  .option('--json', 'print JSON')
+  .action(action((name: string, opts: { mesh: string; callback?: string; json?: boolean }) => webhookAddCommand(name, opts)));
+webhook.command('list').option('--json', 'print JSON').action(action((opts: { json?: boolean }) => webhookListCommand(opts)));
+webhook.command('remove').argument('<webhook>', 'id or name').action(action((name: string) => webhookRemoveCommand(name)));
+
+const schedule = program.command('schedule').description('cron schedules that start runs of a mesh on a fixed input');
+schedule
+  .command('add')
+  .argument('<name>', '1-63 letters, digits, "-" or "_"')
+  .requiredOption('--mesh <mesh>', 'the mesh it starts (id or name)')
+  .requiredOption('--cron <expression>', 'e.g. "0 9 * * 1-5" (09:00 on weekdays); 6 fields for seconds')
+  .option('--timezone <zone>', 'IANA time zone (default UTC)')
+  .option('--text <text>', 'the input, as text')
+  .option('--json-input <json>', 'the input, as a JSON object')
+  .option('--missed <policy>', 'ticks missed while no orchestrator ran: skip (default) or run_once')
+  .option('--json', 'print JSON')
+  .action(
+    action((name: string, opts: { mesh: string; cron: string; timezone?: string; text?: string; jsonInput?: string; missed?: string; json?: boolean }) =>
+      scheduleAddCommand(name, opts),
+    ),
+  );
+schedule.command('list').option('--json', 'print JSON').action(action((opts: { json?: boolean }) => scheduleListCommand(opts)));
+schedule.command('enable').argument('<schedule>', 'id or name').action(action((name: string) => scheduleEnabledCommand(name, true)));
+schedule.command('disable').argument('<schedule>', 'id or name').action(action((name: string) => scheduleEnabledCommand(name, false)));
+schedule.command('remove').argument('<schedule>', 'id or name').action(action((name: string) => scheduleRemoveCommand(name)));
 
 const service = program.command('service').description('register outside services and their API keys');
 service

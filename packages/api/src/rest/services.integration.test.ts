@@ -109,9 +109,17 @@ describe('service REST API with the sdk', () => {
     const doc = openApiDocument() as unknown as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/approvals/{id}/decision',
       '/api/v1/audit',
+      '/api/v1/hooks/{id}',
+      '/api/v1/meshes',
       '/api/v1/meshes/{id}/runs',
+      '/api/v1/meshes/{id}/versions',
       '/api/v1/openapi.json',
+      '/api/v1/runs',
+      '/api/v1/runs/{id}',
+      '/api/v1/runs/{id}/cancel',
+      '/api/v1/runs/{id}/reopen',
       '/api/v1/services/{name}/claim',
       '/api/v1/services/{name}/jobs/{jobId}/complete',
       '/api/v1/services/{name}/jobs/{jobId}/fail',

@@ -53,7 +53,7 @@ export interface ScheduleView {
  */
 export async function createSchedule(
   engine: Engine,
-  input: { name: string; mesh: string; cron: string; timezone?: string; input: ScheduleInput; missed?: string; actor: AuditActor & { id: string } },
+  input: { name: string; mesh: string; cron: string; timezone?: string; input: ScheduleInput; missed?: string; actor: AuditActor },
 ): Promise<ScheduleView> {
   const name = IdSchema.safeParse(input.name);
   if (!name.success) throw new BadInputError('name: expected 1-63 letters, digits, "-" or "_"');
@@ -70,7 +70,7 @@ export async function createSchedule(
   const id = uuidv7();
   const [row] = await engine.db
     .insert(schedules)
-    .values({ id, name: name.data, meshId: mesh.id, cron: input.cron, timezone, input: input.input, missed, nextAt: nextTick(cron, new Date()), createdBy: input.actor.id })
+    .values({ id, name: name.data, meshId: mesh.id, cron: input.cron, timezone, input: input.input, missed, nextAt: nextTick(cron, new Date()), createdBy: input.actor.id ?? 'system' })
     .returning();
   if (!row) throw new Error(`the schedule ${name.data} was not stored`);
   await recordAudit(engine.db, { actor: input.actor, action: 'schedule.create', target: id, detail: { name: name.data, mesh: mesh.name, cron: input.cron, timezone, missed } });

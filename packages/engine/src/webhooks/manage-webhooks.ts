@@ -59,7 +59,7 @@ function checkCallback(url: string): string {
  */
 export async function createWebhook(
   engine: Engine,
-  input: { name: string; mesh: string; callbackUrl?: string | null | undefined; actor: AuditActor & { id: string } },
+  input: { name: string; mesh: string; callbackUrl?: string | null | undefined; actor: AuditActor },
 ): Promise<WebhookView & { secret: string }> {
   const name = IdSchema.safeParse(input.name);
   if (!name.success) throw new BadInputError('name: expected 1-63 letters, digits, "-" or "_"');
@@ -71,8 +71,8 @@ export async function createWebhook(
   const id = uuidv7();
   const secret = `whsec_${randomBytes(32).toString('hex')}`;
   const secretName = webhookSecretName(id);
-  await engine.guard.store({ kind: 'secret', name: secretName, value: secret, hosts: [WEBHOOK_SECRET_HOST], by: input.actor.email ?? input.actor.id });
-  const [row] = await engine.db.insert(webhooks).values({ id, name: name.data, meshId: mesh.id, secretName, callbackUrl, createdBy: input.actor.id }).returning();
+  await engine.guard.store({ kind: 'secret', name: secretName, value: secret, hosts: [WEBHOOK_SECRET_HOST], by: input.actor.email ?? input.actor.id ?? 'system' });
+  const [row] = await engine.db.insert(webhooks).values({ id, name: name.data, meshId: mesh.id, secretName, callbackUrl, createdBy: input.actor.id ?? 'system' }).returning();
   if (!row) throw new Error(`the webhook ${name.data} was not stored`);
   await recordAudit(engine.db, { actor: input.actor, action: 'webhook.create', target: id, detail: { name: name.data, mesh: mesh.name, callbackUrl } });
   return { ...view(row, mesh.name), secret };
