@@ -3,7 +3,9 @@ import { Role, TaskState, type Message, type SendMessageRequest, type Task } fro
 import { Client, ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import { getRun } from '@trellis/engine/runs/get-run';
-import { useWorlds } from '../../../engine/test/harness';
+import { saveOrThrow, useWorlds, WORD_SPLIT } from '../../../engine/test/harness';
+import { startEntryRun } from '@trellis/engine/runs/start-entry-run';
+import { SYSTEM_ACTOR } from '@trellis/engine/audit/append';
 import { publishedWordSplit, serveBridges, tokenFor } from '../../test/support';
 
 /** fetch with the token, recording each JSON-RPC method sent. */
@@ -79,6 +81,10 @@ describe('A2A agents', () => {
       expect(rawBody.id).toBe(7);
       expect(rawBody.error.message).toContain('message.parts: expected a text, data or raw part');
       await expect(client.getTask({ tenant: '', id: 'no-such-run' })).rejects.toThrow(/no-such-run/);
+      // A run of another mesh is not this agent's task.
+      const otherId = await saveOrThrow(world, { ...(JSON.parse(WORD_SPLIT) as object), name: 'other-mesh' });
+      const other = await startEntryRun(world.engine, { mesh: { id: otherId }, input: { text: 'elsewhere' }, entry: 'rest', actor: SYSTEM_ACTOR });
+      await expect(client.getTask({ tenant: '', id: other.runId })).rejects.toThrow(new RegExp(other.runId));
 
       // No token: refused by name.
       const anonymous = new Client(new LegacyJsonRpcTransport({ endpoint: agentUrl }), card);
