@@ -12,7 +12,8 @@ const TESTS: Record<string, string[]> = {
   // `process/route.test` is a unit test (pure routing on a compiled plan), the rest integration tests.
   route: ['process/route.test', 'process/guards', 'process/filtered', 'runs/routing'],
   'dead-letter': ['process/dead-letter', 'process/dead-letter-outcome', 'process/guards', 'runs/failures'],
-  claim: ['process/claim', 'process/commit', 'process/join'],
+  // Heavy messages (claimHeavy, completeHeavy) and a light step that throws (reopenFailed) need lease and dead-letter.
+  claim: ['process/claim', 'process/commit', 'process/join', 'process/lease', 'process/dead-letter'],
   relay: ['runtime/relay'],
 };
 const picked = (process.env.TRELLIS_MUTATE ?? Object.keys(TESTS).join(',')).split(',').map((m) => m.trim());
