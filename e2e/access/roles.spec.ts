@@ -82,6 +82,8 @@ test.describe('people and access', () => {
   });
 
   test('each role sees only the controls it may use: viewers none, operators run, re-open and approve, designers edit', async ({ page, browser }) => {
+    // Four people, six pages each: more than the default budget on a loaded two-core machine.
+    test.setTimeout(300_000);
     const stamp = Date.now().toString(36);
     await signIn(page, '/users');
     const passwords: Record<string, string> = {};
