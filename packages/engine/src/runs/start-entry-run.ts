@@ -14,6 +14,7 @@ import type { RunStatus } from '@trellis/db/schema/statuses';
 import { appendAudit, recordAudit, type AuditActor } from '../audit/append';
 import type { Engine } from '../kernel/engine';
 import { BadInputError, EngineError, MeshNotFoundError } from '../kernel/errors';
+import { meshIdNotFound } from '../meshes/mesh-id-not-found';
 import type { RunInput } from '../kernel/input';
 import { startRun, type StartTx } from './start-run';
 
@@ -103,7 +104,7 @@ export async function startEntryRun(engine: Engine, req: EntryRunRequest): Promi
   }
   const where = 'id' in req.mesh ? eq(meshes.id, req.mesh.id) : eq(meshes.name, req.mesh.name);
   const [mesh] = await engine.db.select({ id: meshes.id, name: meshes.name }).from(meshes).where(where).limit(1);
-  if (!mesh) throw new MeshNotFoundError('id' in req.mesh ? req.mesh.id : req.mesh.name);
+  if (!mesh) throw 'id' in req.mesh ? await meshIdNotFound(engine.db, req.mesh.id) : new MeshNotFoundError(req.mesh.name);
   const version = req.mesh.version;
   const fingerprint = requestFingerprint(mesh.id, version, req.input);
   if (key !== undefined) {
