@@ -58,6 +58,8 @@ if (external) {
   // One worker process serves every pool saved meshes name (members on `agents` or other named
   // pools included), so no run waits for a pool nobody serves.
   children.push(launch(process.execPath, [tsxCli, 'workers/worker/src/main.ts'], { TRELLIS_POOLS: '*' }));
+  // The MCP, A2A, event-mesh and inbound-mail entries, when the admin configured them (docs/entries.md).
+  if (process.env.TRELLIS_ENTRIES_CONFIG) children.push(launch(process.execPath, [tsxCli, 'packages/entries/src/main.ts'], {}));
 }
 // Embedded PGlite is single-process, so the web server hosts the orchestrator and worker itself.
 children.push(
