@@ -104,17 +104,22 @@ export interface CauseSentenceInput {
   detail?: string;
   /** How many runs this sentence speaks for; absent for a single run's own page. */
   runs?: number;
+  /** The type of the workflow step it happened in (`sql`, `http`, `agent`, …), when known. */
+  step?: string;
 }
 
 /**
- * A plain sentence naming the member and the detail, e.g.
- * `14 runs ran out of time at Records check: the outside service had no worker after 18:00.`
+ * A plain sentence naming the member, the step type when known, and the detail, e.g.
+ * `14 runs ran out of time at Records check: the outside service had no worker after 18:00.` or
+ * `The run failed in the sql step at Ledger: its SQL query failed: …`.
  */
-export function causeSentence({ cause, member, detail, runs }: CauseSentenceInput): string {
+export function causeSentence({ cause, member, detail, runs, step }: CauseSentenceInput): string {
   const subject = runs === undefined ? 'The run' : `${runs} ${runs === 1 ? 'run' : 'runs'}`;
-  // Every phrase reads the same after one run or many, so no grammar is needed here.
-  const happened = TABLE[cause].happened;
-  const where = member === undefined || member.trim() === '' ? '' : ` at ${member.trim()}`;
+  const inStep = step === undefined || step.trim() === '' ? '' : ` in the ${step.trim()} step`;
+  // Every phrase reads the same after one run or many, so no grammar is needed here. A named step
+  // says where it failed, so "in step code" would be wrong for an sql, http or agent step.
+  const happened = inStep !== '' && cause === 'step_code_failed' ? 'failed' : TABLE[cause].happened;
+  const where = `${inStep}${member === undefined || member.trim() === '' ? '' : ` at ${member.trim()}`}`;
   const said = detail?.trim() ?? '';
   const sentence =
     said === '' ? `${subject} ${happened}${where}` : `${subject} ${happened}${where}: ${said}`;

@@ -4,6 +4,8 @@
  * Canvas positions live in `layout`, beside the logic and never inside a member.
  */
 import { z } from 'zod';
+import { compileMeshPattern } from './mesh-pattern';
+import { sqlStatementRefusal } from './sql-statement';
 
 /** The only mesh file format this package reads and writes. */
 export const MESH_FORMAT = 'trellis.mesh/v1';
@@ -57,7 +59,7 @@ export const EmailStepSchema = z.object({
   base64Field: FieldPathSchema.default('base64'),
   /**
    * Copies an id of the email onto every part, e.g. a claim number: the `header`'s value when the
-   * email has it, else the first match of `pattern` in the subject (its first group when it has one).
+   * email has it, else the first match of `pattern` in the subject (its first group when it has one); RE2 syntax, matched in linear time (mesh-pattern.ts).
    */
   id: z
     .object({
@@ -67,14 +69,10 @@ export const EmailStepSchema = z.object({
         .string()
         .min(1)
         .max(500)
-        .refine((p) => {
-          try {
-            new RegExp(p, 'u');
-            return true;
-          } catch {
-            return false;
-          }
-        }, 'expected a valid regular expression')
+        .superRefine((p, ctx) => {
+          const re = compileMeshPattern(p);
+          if ('error' in re) ctx.addIssue({ code: 'custom', message: re.error });
+        })
         .optional(),
     })
     .refine((v) => v.header !== undefined || v.pattern !== undefined, 'give a header, a pattern or both')
@@ -167,8 +165,17 @@ export const SqlStepSchema = z.object({
   type: z.literal('sql'),
   /** `trellis`, or the name of an admin-managed connection holding a `postgres://…` URL (read when the step runs). */
   connection: EnvNameSchema,
-  /** One SQL statement, with `$1`, `$2`, … bound to `params` in order; never built from payload text. */
-  query: z.string().min(1, 'expected a SQL query'),
+  /**
+   * One SQL statement, with `$1`, `$2`, … bound to `params` in order; never built from payload text.
+   * A data or schema statement only (sql-statement.ts): SET, BEGIN, COPY, DO and the like are refused.
+   */
+  query: z
+    .string()
+    .min(1, 'expected a SQL query')
+    .superRefine((q, ctx) => {
+      const refused = sqlStatementRefusal(q);
+      if (refused) ctx.addIssue({ code: 'custom', message: refused });
+    }),
   /** Payload field paths bound to `$1`, `$2`, … in order; `@idempotency_key` binds the delivery's idempotency key. */
   params: z.array(SqlParamSchema).default([]),
   /** True when the query may write (default false: `SET TRANSACTION READ ONLY`). */

@@ -119,6 +119,8 @@ export class RunNotFoundError extends EngineError {
  */
 export class StepError extends EngineError {
   static override readonly httpStatus = 500;
+  /** The type of the workflow step that failed (`sql`, `http`, …), when a step did; the run's sentence names it. */
+  step?: string;
   constructor(
     readonly cause: Cause,
     readonly member: string,

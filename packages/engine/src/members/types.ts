@@ -112,6 +112,8 @@ export interface RunFailure {
   cause: Cause;
   member?: string | undefined;
   memberLabel?: string | undefined;
+  /** The type of the workflow step that failed, when a step did (e.g. `sql`). */
+  step?: string | undefined;
   detail: string;
 }
 

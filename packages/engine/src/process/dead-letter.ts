@@ -63,6 +63,7 @@ export async function deadLetter(engine: Engine, messageId: string, err: Error, 
       cause: runCause,
       member: msg.member,
       ...(label ? { memberLabel: label } : {}),
+      ...(err instanceof StepError && err.step ? { step: err.step } : {}),
       detail: `${err.message} (after ${tries})`,
     });
     return true;

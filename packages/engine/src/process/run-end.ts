@@ -84,7 +84,7 @@ async function failUnfiredJoins(db: Queryable, runIds: readonly string[]): Promi
  */
 export async function failRun(db: Queryable, runId: string, failure: RunFailure): Promise<boolean> {
   const where = failure.memberLabel ?? failure.member;
-  const sentence = causeSentence({ cause: failure.cause, ...(where ? { member: where } : {}), detail: failure.detail });
+  const sentence = causeSentence({ cause: failure.cause, ...(where ? { member: where } : {}), ...(failure.step ? { step: failure.step } : {}), detail: failure.detail });
   const ended = await rows(
     db,
     sql`update runs set status = ${runStatus('failed')}, cause = ${failure.cause}, cause_member = ${failure.member ?? null},

@@ -16,6 +16,8 @@ import OpenAI, {
 import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import type { AgentMember } from '@trellis/mesh/schema';
 import type { StepError } from '../../kernel/errors';
+import { asPolicyRefusal } from '../../policy/egress';
+import { PolicyRefusedError } from '../../policy/refusal';
 import { agentFailure } from './fail';
 import { backoffMs, retryAfterMs, sleep } from './retry-after';
 
@@ -85,6 +87,9 @@ export async function complete(
       if (ctx.signal?.aborted || err instanceof APIUserAbortError || err instanceof APIConnectionTimeoutError) {
         throw timedOut(member, client);
       }
+      // A policy refusal of the provider's host is final: a retry would be refused the same way.
+      const refused = policyRefusal(err);
+      if (refused) throw agentFailure(member, 'step_code_failed', `its provider ${client.baseURL} was ${refused.message}`, false);
       const again = err instanceof RateLimitError || err instanceof APIConnectionError || (err instanceof APIError && (err.status ?? 0) >= 500);
       if (!again || attempt >= ctx.retry.maxRetries) throw providerFailure(member, client, err, attempt);
       const asked = err instanceof APIError ? retryAfterMs(err.headers as Headers | undefined) : undefined;
@@ -95,6 +100,12 @@ export async function complete(
       }
     }
   }
+}
+
+/** The policy refusal behind a failed provider call (the SDK wraps what fetch threw as APIConnectionError `cause`), if it was one. */
+function policyRefusal(err: unknown): PolicyRefusedError | undefined {
+  const refused = asPolicyRefusal(err instanceof APIConnectionError ? err.cause : err);
+  return refused instanceof PolicyRefusedError ? refused : undefined;
 }
 
 function timedOut(member: AgentMember, client: OpenAI): StepError {
@@ -115,9 +126,6 @@ function providerFailure(member: AgentMember, client: OpenAI, err: unknown, retr
   }
   if (err instanceof APIError && (err.code === 'content_filter' || err.code === 'content_policy_violation')) {
     return agentFailure(member, 'content_refused', `the provider's content filter refused the request (${err.message})`, false);
-  }
-  if (err instanceof APIConnectionError && err.cause instanceof Error && err.cause.name === 'PolicyRefusedError') {
-    return agentFailure(member, 'step_code_failed', err.cause.message, false);
   }
   if (err instanceof APIConnectionError) {
     return agentFailure(member, 'step_code_failed', `could not reach the provider for ${at}: ${err.message}`, true);

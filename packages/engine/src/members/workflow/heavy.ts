@@ -90,7 +90,8 @@ async function runEffect(handler: EffectStep<Step['type']>, memberId: string, st
   } catch (err) {
     // A policy refusal is final: another attempt would be refused the same way.
     const refused = asPolicyRefusal(err);
-    if (refused instanceof PolicyRefusedError) throw new StepError('step_code_failed', memberId, `its ${step.type} step was ${refused.message}`, false);
-    throw err;
+    const failed = refused instanceof PolicyRefusedError ? new StepError('step_code_failed', memberId, `its ${step.type} step was ${refused.message}`, false) : err;
+    if (failed instanceof StepError) failed.step ??= step.type;
+    throw failed;
   }
 }

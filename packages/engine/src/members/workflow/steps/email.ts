@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { simpleParser, type AddressObject, type Attachment, type ParsedMail } from 'mailparser';
 import type { EmailStep } from '@trellis/mesh/schema';
+import { firstMatch } from '@trellis/mesh/mesh-pattern';
 import { StepError } from '../../../kernel/errors';
 import { getField, type Item } from '../../../plan/frames';
 import type { UnpackStep } from './types';
@@ -152,8 +153,7 @@ function emailId(
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
   }
   if (spec.pattern) {
-    const match = new RegExp(spec.pattern, 'u').exec(mail.subject ?? '');
-    const found = match?.[1] ?? match?.[0];
+    const found = firstMatch(spec.pattern, mail.subject ?? '');
     if (found !== undefined && found !== '') return found;
   }
   const where = [spec.header ? `no ${spec.header} header` : '', spec.pattern ? `no match of /${spec.pattern}/ in the subject "${mail.subject ?? ''}"` : '']

@@ -48,8 +48,9 @@ describe.each(['pglite', 'postgres'] as const)('SQL steps on the trellis connect
     const dead = await listMessages(w.engine.db, { runId: refused.id, status: 'dead' });
     expect(dead.items[0]?.error).toContain('read-only');
     expect(await rows(w.engine.db, sql`select id from mesh_data.ledger`)).toEqual([]);
-    // One statement per step: a read-only step cannot commit its transaction and write after it.
-    const escaped = await run(w, mesh([{ type: 'sql', connection: 'trellis', query: `commit; insert into ledger (id, entry) values ('L-0', '{}')` }]), {});
+    // One statement per step: a read-only step cannot end its statement and write after it
+    // (a leading COMMIT is refused when the mesh is saved, sql-statement.ts).
+    const escaped = await run(w, mesh([{ type: 'sql', connection: 'trellis', query: `select 1; insert into ledger (id, entry) values ('L-0', '{}')` }]), {});
     expect(escaped.cause).toBe('step_code_failed');
     expect(await rows(w.engine.db, sql`select id from mesh_data.ledger`)).toEqual([]);
 

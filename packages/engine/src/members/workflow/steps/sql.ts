@@ -7,7 +7,10 @@ import type { Db } from '@trellis/db/client';
 import { IDEMPOTENCY_KEY_PARAM, OWN_DATABASE_CONNECTION, type SqlStep } from '@trellis/mesh/schema';
 import { StepError } from '../../../kernel/errors';
 import { getField } from '../../../plan/frames';
+import { PolicyRefusedError } from '../../../policy/refusal';
 import { assertMeshRole, ENTER_MESH_ROLE } from '../../../policy/sql-role';
+import { afterSessionStep, beforeSessionStep, LEAVE_MESH_ROLE } from '../../../policy/sql-session';
+import { sqlStatementRefusal } from '@trellis/mesh/sql-statement';
 import { errorText, withField } from './payload';
 import type { EffectStep, StepContext } from './types';
 
@@ -58,6 +61,8 @@ export async function runSqlStep(
   ctx: Pick<StepContext, 'policy' | 'db' | 'run'>,
   key = '',
 ): Promise<unknown> {
+  const notData = sqlStatementRefusal(step.query);
+  if (notData) throw new PolicyRefusedError('sql-role', `its query is not allowed: ${notData}`);
   const params = step.params.map((path) => (path === IDEMPOTENCY_KEY_PARAM ? key : getField(payload, path)));
   const signal = ctx.run?.signal;
   if (step.connection === OWN_DATABASE_CONNECTION) {
@@ -130,6 +135,8 @@ async function runOnPool(memberId: string, step: SqlStep, params: unknown[], poo
     // (`queryMode` is pg's own option since 8.12; its type declarations do not list it yet.)
     const oneStatement: pg.QueryConfig & { queryMode: 'extended' } = { text: step.query, values: params, queryMode: 'extended' };
     const result = await client.query<Record<string, unknown>>(oneStatement);
+    // A pooled connection serves the next step too: nothing the step set on its session commits.
+    for (const statement of LEAVE_MESH_ROLE) await client.query(statement);
     await client.query('commit');
     return result.rows;
   } catch (err) {
@@ -146,20 +153,25 @@ async function runOnPool(memberId: string, step: SqlStep, params: unknown[], poo
  * every query and transaction behind the open one, so this must never run inside another
  * transaction of the same process: heavy steps run before the commit transaction (process/commit.ts).
  * `query` uses the extended protocol, so the step's text is one statement and cannot end the
- * transaction and go on. It runs as `trellis_mesh`; `DISCARD ALL` afterwards resets whatever the
- * step set on the one session (search path, role, temporary objects, advisory locks).
+ * transaction and go on. It runs as `trellis_mesh`; the transaction ends with a reset of the
+ * session's authorization and settings (policy/sql-session.ts), `DISCARD ALL` afterwards drops the
+ * rest (temporary objects, advisory locks), and the session's identity is then checked.
  */
 async function runOnEmbedded(memberId: string, step: SqlStep, params: unknown[], client: EmbeddedClient): Promise<unknown[]> {
+  await beforeSessionStep(client, (text) => client.query(text));
   try {
     return await client.transaction(async (tx) => {
       if (!step.write) await tx.query('set transaction read only');
       for (const statement of ENTER_MESH_ROLE) await tx.query(statement);
-      return (await tx.query(step.query, params)).rows;
+      const { rows } = await tx.query(step.query, params);
+      for (const statement of LEAVE_MESH_ROLE) await tx.query(statement);
+      return rows;
     });
   } catch (err) {
     throw sqlFailure(memberId, step, err);
   } finally {
     await client.exec('discard all');
+    await afterSessionStep(client, (text) => client.query(text));
   }
 }
 
