@@ -50,6 +50,20 @@ describe('describeError', () => {
     expect(describeError(db)).toEqual({ code: 'database_unreachable', status: 503, message: 'cannot reach Postgres' });
     expect(describeError(new Error('secret detail'))).toEqual({ code: 'internal', status: 500, message: 'something went wrong inside Trellis' });
   });
+
+  it('reads an engine error of a second copy of this module by its code and declared status, but no system error', () => {
+    // What a BadInputError looks like when the web server's engine was built into another bundle.
+    class BadInputError extends Error {
+      readonly code = 'bad_input';
+      get httpStatus() {
+        return 400;
+      }
+    }
+    expect(describeError(new BadInputError('hosts: "x/y" is not a host'))).toEqual({ code: 'bad_input', status: 400, message: 'hosts: "x/y" is not a host' });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' });
+    expect(describeError(refused).status).toBe(500);
+    expect(describeError(Object.assign(new Error('odd'), { code: 'x', httpStatus: 418 })).status).toBe(500);
+  });
 });
 
 /** Every non-test module of the engine (src/, one folder up), as an absolute path. */

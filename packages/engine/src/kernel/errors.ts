@@ -157,6 +157,12 @@ export function describeError(err: unknown): ErrorView {
     if (err instanceof MeshInvalidError) view.findings = err.findings;
     return view;
   }
+  // The same classes loaded a second time (the web server's engine is built into another bundle
+  // than its routes) fail `instanceof`; their code and declared status still say what they are.
+  if (err instanceof Error && typeof (err as { code?: unknown }).code === 'string' && HTTP_STATUSES.includes((err as { httpStatus?: HttpStatus }).httpStatus as HttpStatus)) {
+    const { code, httpStatus } = err as Error & { code: string; httpStatus: HttpStatus };
+    return { code, status: httpStatus, message: err.message };
+  }
   if (err instanceof Error && err.name === 'DatabaseUnreachableError') {
     return { code: 'database_unreachable', status: 503, message: err.message };
   }
