@@ -9,8 +9,10 @@
  * last error kept. Delivery is at least once: receivers dedupe by `Trellis-Delivery` (the run id).
  */
 import { sql } from 'drizzle-orm';
+import { z } from 'zod';
 import type { Engine } from '../kernel/engine';
 import { rows } from '../kernel/sql';
+import { runStatuses } from '../kernel/statuses';
 import { getRun } from '../runs/get-run';
 import { answerOf } from '../runs/wait-answer';
 import { WEBHOOK_SECRET_HOST } from './manage-webhooks';
@@ -30,12 +32,9 @@ export interface CallbackPassOptions {
   batch?: number;
 }
 
-interface Claimed {
-  run_id: string;
-  url: string;
-  attempts: number;
-  secret_name: string | null;
-}
+/** A callback claimed for sending, as the claim query returns it. */
+const ClaimedRow = z.object({ run_id: z.string(), url: z.string(), attempts: z.number().int(), secret_name: z.string().nullable() });
+type Claimed = z.infer<typeof ClaimedRow>;
 
 /** Sends the answer of one ended run; returns null on a 2xx, else the error to keep. */
 async function send(engine: Engine, c: Claimed): Promise<string | null> {
@@ -71,17 +70,18 @@ async function send(engine: Engine, c: Claimed): Promise<string | null> {
 export async function deliverCallbacks(engine: Engine, options: CallbackPassOptions = {}): Promise<{ delivered: number; failed: number }> {
   const base = options.baseDelayMs ?? 1000;
   const max = options.attempts ?? CALLBACK_ATTEMPTS;
-  const claimed = await rows<Claimed>(
+  const claimed = await rows(
     engine.db,
     sql`update run_callbacks c set lease_until = now() + interval '30 seconds'
           from (select c2.run_id from run_callbacks c2 join runs r on r.id = c2.run_id
                  where c2.state = 'waiting' and c2.next_at <= now()
                    and (c2.lease_until is null or c2.lease_until < now())
-                   and r.status in ('done', 'failed', 'cancelled')
+                   and r.status in ${runStatuses('done', 'failed', 'cancelled')}
                  order by c2.next_at limit ${options.batch ?? 20}
                  for update of c2 skip locked) due
          where c.run_id = due.run_id
      returning c.run_id, c.url, c.attempts, (select w.secret_name from webhooks w where w.id = c.webhook_id) as secret_name`,
+    ClaimedRow,
   );
   let delivered = 0;
   let failed = 0;
