@@ -10,7 +10,7 @@ import { openDb } from '@trellis/db/client';
 import { describe, expect, it } from 'vitest';
 import { SqlStepSchema, type SqlStep } from '@trellis/mesh/schema';
 import { saveMesh } from '../meshes/save-mesh';
-import { runSqlStep } from '../members/workflow/heavy-steps';
+import { runSqlStep } from '../members/workflow/steps/sql';
 import { afterSessionStep, beforeSessionStep } from '../policy/sql-session';
 import { rows } from '../kernel/sql';
 import { useWorlds, type TestWorld } from '../../test/harness';
