@@ -57,7 +57,7 @@ describe('parseMeshFile names what is wrong, as a plain sentence', () => {
     ['a timeout below the least', { ...HEAD, id: 'a', steps: [{ type: 'code', source: 'x', timeoutMs: 5 }] }, 'Member "a": steps[0].timeoutMs is 5; expected at least 10.'],
     ['a timeout above the most', { ...HEAD, id: 'a', steps: [{ type: 'code', source: 'x', timeoutMs: 7_000_000 }] }, 'Member "a": steps[0].timeoutMs is 7000000; expected at most 600000.'],
     ['an email id with neither header nor pattern', { ...HEAD, id: 'a', steps: [{ type: 'email', id: { field: 'claim' } }] }, 'Member "a": steps[0].id: give a header, a pattern or both.'],
-    ['an email id pattern that is not a regular expression', { ...HEAD, id: 'a', steps: [{ type: 'email', id: { pattern: 'CL-(' } }] }, 'Member "a": steps[0].id.pattern: expected a valid regular expression.'],
+    ['an email id pattern that is not a regular expression', { ...HEAD, id: 'a', steps: [{ type: 'email', id: { pattern: 'CL-(' } }] }, 'Member "a": steps[0].id.pattern: expected a regular expression RE2 accepts (no backreferences or lookaround): error parsing regexp: missing closing ): `CL-(`.'],
     ['an empty host list, in the schema\'s own words', { ...HEAD, id: 'a', steps: [{ type: 'http', url: 'https://h/', allowHosts: [] }] }, 'Member "a": steps[0].allowHosts is an empty array; list at least one host the step may call.'],
   ])('%s, naming the member', (_name, member, message) => {
     expect(refused(mesh([HEAD, member]))).toStrictEqual([{ code: 'schema_invalid', severity: 'error', member: 'a', message }]);
