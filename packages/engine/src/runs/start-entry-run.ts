@@ -111,12 +111,13 @@ export async function startEntryRun(engine: Engine, req: EntryRunRequest): Promi
     const found = await existing(engine, key, fingerprint);
     if (found) return found;
   }
-  const detail = { entry: req.entry, meshId: mesh.id, meshName: mesh.name, ...(version !== undefined ? { version } : {}), ...(req.via ? { via: req.via } : {}) };
+  const detail = { entry: req.entry, mesh: mesh.name, meshId: mesh.id, meshName: mesh.name, ...(version !== undefined ? { version } : {}), ...(req.via ? { via: req.via } : {}) };
   try {
     const { runId } = await startRun(
       engine,
       { meshId: mesh.id, ...(version !== undefined ? { version } : {}), input: req.input, ...(req.actor.id ? { userId: req.actor.id } : {}) },
       {
+        auditsStart: true,
         async inTransaction(tx, runId) {
           const taken = await tx
             .insert(runEntries)

@@ -38,6 +38,8 @@ export type StartTx = Parameters<Parameters<Engine['db']['transaction']>[0]>[0];
  */
 export interface StartHooks {
   inTransaction?(tx: StartTx, runId: string): Promise<void>;
+  /** True when `inTransaction` writes the run's `run.start` audit entry itself (one entry per start). */
+  auditsStart?: boolean;
   onRejected?(runId: string, err: InputRejectedError): Promise<void>;
 }
 
@@ -108,7 +110,7 @@ export async function startChecked(
     await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
     // Live pages (the Runs tab) learn of the new run from the event outbox, like every other change.
     await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.meshId, status: 'running' }]);
-    await appendAuditBy(tx, input.userId, { action: 'run.start', target: runId, detail: { mesh: mesh.meshName, meshId: mesh.meshId, version, input: input.input.name ?? null } });
+    if (!hooks.auditsStart) await appendAuditBy(tx, input.userId, { action: 'run.start', target: runId, detail: { mesh: mesh.meshName, meshId: mesh.meshId, version, input: input.input.name ?? null } });
   });
   await enqueue(engine, [{ pool, runId, messageId, member: plan.head.id }]);
   return { runId, messageId };
