@@ -41,6 +41,8 @@ export interface HeavyRun {
   /** The delivery's run and mesh (agent budgets and the tool trail). */
   runId?: string;
   meshId?: string;
+  /** The mesh version of the delivery's run. */
+  meshVersion?: number;
   signal: AbortSignal;
   /** @throws LeaseLostError or RunEndedError when this delivery must not act any more. */
   guard(): Promise<void>;

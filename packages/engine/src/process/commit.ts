@@ -87,7 +87,7 @@ export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan
   const base = { msg, plan, member, leaseToken: msg.leaseToken };
   const kind = kindOf(member);
   if (!kind.executeHeavy) return { ...base, items: guardItems(member.id, kind.execute(member, msg)) };
-  const run = { engine, messageId: msg.id, runId: msg.runId, meshId: msg.meshId, signal: lease.signal, guard: () => lease.guard() };
+  const run = { engine, messageId: msg.id, runId: msg.runId, meshId: msg.meshId, meshVersion: msg.meshVersion, signal: lease.signal, guard: () => lease.guard() };
   return { ...base, items: guardItems(member.id, await kind.executeHeavy(run, member, msg)) };
 }
 

@@ -9,7 +9,7 @@ export const workflowKind: KindHandler<'workflow'> = {
   execute: runInlineSteps,
   executeHeavy(run, member, msg) {
     const { engine } = run;
-    const step = { messageId: run.messageId, runId: run.runId, meshId: run.meshId, signal: run.signal, guard: () => run.guard() };
+    const step = { messageId: run.messageId, runId: run.runId, meshId: run.meshId, meshVersion: run.meshVersion, signal: run.signal, guard: () => run.guard() };
     return runWorkflow(member, msg, { policy: engine.guard, db: engine.db, runAgent: engine.runAgent, agentTimeoutMs: engine.config.agentTimeoutMs, run: step });
   },
 };

@@ -9,7 +9,12 @@ import { REPO_ROOT } from '../../../kernel/env';
 import { StepError } from '../../../kernel/errors';
 import type { Guard } from '../../../policy/guard';
 import { resolveSandbox } from '../../../policy/sandbox-dir';
-import { runCodeStep, sandboxEnv, sandboxFlags } from './code-sandbox';
+import { closeWarmPool, poolKey, warmPoolSnapshot, type SandboxOwner } from './code-pool';
+import { runCodeStep as runCold, sandboxEnv, sandboxFlags } from './code-sandbox';
+
+/** The owner the suite's steps run as: none (a one-shot process each), or a mesh version (warm processes). */
+let owner: SandboxOwner | undefined;
+const runCodeStep: typeof runCold = (memberId, s, payload, signal, context, guard) => runCold(memberId, s, payload, signal, context, guard, owner);
 
 /** The part of a guard a code step uses: an egress policy allowing `allow` (and `internal`), and the default sandbox. */
 const policy = (allow: string[], internal: string[] = []) =>
@@ -44,12 +49,28 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  closeWarmPool();
   delete process.env.TRELLIS_SANDBOX_TEST_SECRET;
   await new Promise((r) => server.close(r));
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('code step sandbox', () => {
+describe.each([
+  ['a one-shot process per message', undefined],
+  ['warm processes of one mesh version', { meshId: 'mesh-a', version: 3, author: 'user-1' }],
+] as const)('code step sandbox in %s', (_name, who) => {
+  beforeAll(() => {
+    owner = who;
+  });
+
+  it.runIf(who !== undefined)('serves the suite from a warm process', async () => {
+    await runCodeStep('code', step('return 1'), {});
+    await runCodeStep('code', step('return 2'), {});
+    const mine = warmPoolSnapshot().filter((w) => who && w.key === poolKey(who));
+    expect(mine).toHaveLength(1);
+    expect(mine[0]?.served).toBeGreaterThanOrEqual(2);
+  });
+
   it('runs code on the payload and returns the new payload', async () => {
     await expect(runCodeStep('code', step('return { sum: payload.a + 41, keys: Object.keys(payload) }'), { a: 1 })).resolves.toEqual({ sum: 42, keys: ['a'] });
     await expect(runCodeStep('code', step('payload.ignored = 1;'), { a: 1 })).resolves.toEqual({ a: 1 });

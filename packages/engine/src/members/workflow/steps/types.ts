@@ -24,6 +24,8 @@ export interface StepRun {
   /** The run and mesh of the delivery (agent budgets and the tool trail); absent in direct calls. */
   runId?: string;
   meshId?: string;
+  /** The mesh version of the delivery's run (the warm code sandbox is keyed by it). */
+  meshVersion?: number;
   signal: AbortSignal;
   /** @throws LeaseLostError or RunEndedError when this delivery must not act any more. */
   guard(): Promise<void>;
