@@ -1,8 +1,10 @@
 /**
- * `npm run bench:code [-- --words 20000 --direct 2000]`: `--words` words (one branch per word, word-split with a
- * one-line code step on every word, joined back in order, Postgres, an in-process worker at
- * concurrency 200) through one-shot sandbox processes (one per message, the warm pool turned off)
- * and then through warm sandbox processes (code-pool.ts), each on its own database and queue
+ * `npm run bench:code [-- --words 20000 --cold-words 2000 --direct 2000]`: words through word-split
+ * with a one-line code step on every word (one branch per word, joined back in order, Postgres, an
+ * in-process worker at concurrency 200): `--cold-words` of them through one-shot sandbox processes
+ * (one per message, the warm pool turned off; fewer by default, as a process start per message
+ * makes 20,000 take many minutes and the rate does not depend on the count), then `--words`
+ * through warm sandbox processes (code-pool.ts), each on its own database and queue
  * prefix; and the same code step called directly (no queue, no database) `--direct` times, cold and
  * warm, at the sandbox cap's concurrency. Prints messages/s of each, the warm processes each
  * started, and the warm/one-shot ratio.
@@ -85,20 +87,23 @@ async function direct(n: number, warm: boolean): Promise<Figure> {
   return { scenario: `direct, ${warm ? 'warm' : 'one-shot'}`, messages: n, seconds, exact, processes: spawned() - before };
 }
 
-const { values } = parseArgs({ options: { words: { type: 'string', default: '20000' }, direct: { type: 'string', default: '2000' } } });
-const count = (name: 'words' | 'direct') => {
+const { values } = parseArgs({
+  options: { words: { type: 'string', default: '20000' }, 'cold-words': { type: 'string', default: '2000' }, direct: { type: 'string', default: '2000' } },
+});
+const count = (name: 'words' | 'cold-words' | 'direct') => {
   const n = Number(values[name]);
   if (!Number.isInteger(n) || n < 0) throw new Error(`--${name}: expected a whole number, got ${values[name]}`);
   return n;
 };
 const words = count('words');
+const coldWords = Math.min(count('cold-words'), words);
 const calls = count('direct');
 
 const figures: Figure[] = [];
 const scenarios: [string, number, () => Promise<Figure>][] = [
   ['direct one-shot', calls, () => direct(calls, false)],
   ['direct warm', calls, () => direct(calls, true)],
-  ['engine one-shot', words, () => throughEngine(words, false)],
+  ['engine one-shot', coldWords, () => throughEngine(coldWords, false)],
   ['engine warm', words, () => throughEngine(words, true)],
 ];
 for (const [name, n, run] of scenarios) {
