@@ -125,7 +125,7 @@ process.stdout.write(
     `code step: ${SOURCE}`,
     '| scenario | exact | messages | seconds | messages/s | warm processes started |',
     '|---|---|---|---|---|---|',
-    ...figures.map((f) => `| ${f.scenario} | ${f.exact ? 'yes' : 'NO'} | ${f.messages} | ${f.seconds.toFixed(2)} | ${Math.round(rate(f))} | ${f.processes} |`),
+    ...figures.map((f) => `| ${f.scenario} | ${f.exact ? 'yes' : 'NO'} | ${f.messages} | ${f.seconds.toFixed(2)} | ${rate(f).toFixed(1)} | ${f.processes} |`),
     '',
     ratio('direct'),
     ratio('engine'),
