@@ -93,9 +93,12 @@ async function child(scenario: string, passOn: string[]): Promise<Result> {
   await loop;
   const redisCpuSeconds = (await redisCpu(ping)) - redisBefore;
   ping.disconnect();
-  if (code !== 0) throw new Error(`scenario ${scenario} exited with ${code}`);
+  const pgCpuSeconds = postgresCpuSeconds() - pgBefore;
+  const worstPingMs = Math.round(worst * 10) / 10;
+  // A failed scenario is a row that says so, not the end of the run: the others are still worth their figures.
+  if (code !== 0) return { scenario, words: 0, seconds: NaN, messages: 0, exact: false, peakRssMb: 0, cpuSeconds: NaN, worstPingMs, load, redisCpuSeconds, pgCpuSeconds, failed: `exited with ${code}` };
   const result = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Result;
-  return { ...result, worstPingMs: Math.round(worst * 10) / 10, load, redisCpuSeconds, pgCpuSeconds: postgresCpuSeconds() - pgBefore };
+  return { ...result, worstPingMs, load, redisCpuSeconds, pgCpuSeconds };
 }
 
 const { values } = parseArgs({

@@ -22,6 +22,8 @@ export interface Result {
   /** CPU seconds Redis spent meanwhile (INFO cpu, measured by the parent around the scenario). */
   redisCpuSeconds?: number;
   worstPingMs?: number;
+  /** Why the scenario produced no figures (its process exited with an error). */
+  failed?: string;
   /** 1-minute load average when the scenario started. */
   load?: number;
 }

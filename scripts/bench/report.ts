@@ -24,6 +24,7 @@ function ratio(a: Result, b: Result): number {
 export function printReport(machine: string, results: Map<string, Result>, sizes: { codeWords: number; peerWords: number }): string {
   const all = [...results.values()];
   const row = (r: Result) => {
+    if (r.failed) return `| ${r.scenario} | NO | failed: ${r.failed} | | | | | | | | ${r.worstPingMs ?? '?'} | ${r.load?.toFixed(1) ?? '?'} |`;
     const base = baselineOf(r.scenario, sizes.peerWords);
     const against = base ? results.get(base) : undefined;
     const vs = against ? `${ratio(r, against).toFixed(2)}× ${base}` : '—';
@@ -32,6 +33,7 @@ export function printReport(machine: string, results: Map<string, Result>, sizes
   const target = (label: string, names: [string, string], limit: number) => {
     const [a, b] = names.map((n) => results.get(n));
     if (!a || !b) return `${label} ≤ ${limit}: not run`;
+    if (a.failed || b.failed) return `${label} ≤ ${limit}: MISS (a scenario failed)`;
     const value = a.scenario.startsWith('trellis-') && b.scenario === 'trellis-2000' ? a.seconds / b.seconds : ratio(a, b);
     return `${label} ≤ ${limit}: ${value.toFixed(2)} ${value <= limit ? 'PASS' : 'MISS'}`;
   };

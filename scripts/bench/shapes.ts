@@ -48,7 +48,11 @@ async function trellisRuns(scenario: string, mesh: string, texts: string[], pool
     const meshId = await saveOrThrow(world, mesh);
     const cpuBefore = ownCpu();
     const started = performance.now();
-    const ids = await Promise.all(texts.map((text) => startRun(world.engine, { meshId, input: { text } }).then((r) => r.runId)));
+    // All started before any is awaited, 25 start transactions at a time (the engine's pool is small; a loaded machine times out a 300-wide burst).
+    const ids: string[] = [];
+    for (let i = 0; i < texts.length; i += 25) {
+      ids.push(...(await Promise.all(texts.slice(i, i + 25).map((text) => startRun(world.engine, { meshId, input: { text } }).then((r) => r.runId)))));
+    }
     const db = world.engine.db;
     for (;;) {
       const rows = await db.select({ id: runs.id, status: runs.status, output: runs.output }).from(runs).where(inArray(runs.id, ids));
