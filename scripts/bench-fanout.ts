@@ -1,58 +1,38 @@
 /**
- * `npm run bench:fanout [-- --huge]`: one 2,000- and one 20,000-way fan-out/fan-in through Trellis
- * (word-split on a generated one-line document: one branch per word, rebuilt byte for byte, on
- * Postgres with an in-process worker at concurrency 200), the same 20,000 words served by one and
- * by two worker processes (orchestrator in the scenario's process), and the same 20,000-way
- * fan-out/fan-in directly on BullMQ (a FlowProducer parent with 20,000 children, joined with
- * getChildrenValues) as the baseline. `--huge` adds a 200,000-word document (a few minutes).
+ * `npm run bench:fanout [-- --only split,docs,heavy,code,peers,workers] [--huge] [--code-words N]`:
+ * Trellis against raw BullMQ and the Postgres-durable peers, in one run so every ratio is taken
+ * against a baseline measured minutes apart on the same machine.
+ * - split: one 2,000- and one 20,000-way fan-out/fan-in through Trellis (word-split on a generated
+ *   one-line document: one branch per word, rebuilt byte for byte, on Postgres with an in-process
+ *   worker at concurrency 200), against the same 20,000-way fan-out/fan-in on BullMQ (a
+ *   FlowProducer parent with 20,000 children, joined with getChildrenValues). `--huge` adds a
+ *   200,000-word document (a few minutes).
+ * - workers: the same 20,000 words served by one and by two worker processes.
+ * - docs: 300 documents of 120 words started at once on one worker, against 300 BullMQ flows.
+ * - heavy: split → an agent member (`demo` model) on its own pool → combine, against a flow whose
+ *   children run on their own queue (bench/shapes.ts).
+ * - code: 20,000 words (`--code-words`) each through a one-line `code` step, against the heavy branch.
+ * - peers: pg-boss, graphile-worker and DBOS on the 20,000-way fan-out/fan-in (bench/peers.ts).
  * Each scenario runs in its own process (so peak RSS is its own, or its worker processes' when
- * larger); this process PINGs Redis every 10 ms meanwhile and reports the worst latency. Uses its
- * own database and queue prefixes.
+ * larger); this process PINGs Redis every 10 ms meanwhile and reports the worst latency, and reads
+ * the CPU Redis (INFO cpu) and Postgres (/proc) spent. Each scenario has its own database and queue
+ * prefix (or schema), removed afterwards. Prints a table and the targets of the throughput issue
+ * with PASS/MISS; exits 1 when an output is not exact.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FlowProducer, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { REDIS_URL, WORD_SPLIT, dropPrefix, openWorld, saveOrThrow, spawnWorker, stopWorkers, type WorkerProcess } from '../packages/engine/test/harness';
+import { REDIS_URL, WORD_SPLIT, openWorld, saveOrThrow, spawnWorker, stopWorkers, type WorkerProcess } from '../packages/engine/test/harness';
 import { startInProcess } from '../packages/engine/src/runtime/in-process';
 import { startOrchestrator } from '../packages/engine/src/runtime/orchestrator';
 import { startRun } from '../packages/engine/src/runs/start-run';
 import { waitForRun } from '../packages/engine/src/runs/wait-run';
-
-interface Result {
-  scenario: string;
-  words: number;
-  seconds: number;
-  messages: number;
-  exact: boolean;
-  peakRssMb: number;
-  /** CPU seconds of the scenario's Node processes (its own and its worker processes'). */
-  cpuSeconds: number;
-  worstPingMs?: number;
-}
-
-/** `n` distinct words on one line: one branch per word. */
-function document(n: number): string {
-  return Array.from({ length: n }, (_, i) => `w${i.toString(36)}`).join(' ');
-}
-
-const peakRssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
-const ownCpu = () => {
-  const u = process.cpuUsage();
-  return (u.user + u.system) / 1e6;
-};
-
-/** Peak RSS (MB) and CPU seconds of a live worker process, from /proc. */
-function procFigures(pid: number): { peakRssMb: number; cpuSeconds: number } {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const hwmKb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return { peakRssMb: Math.round(hwmKb / 1024), cpuSeconds: (Number(stat[11]) + Number(stat[12])) / 100 };
-}
+import { document, ownCpu, ownPeakRssMb, postgresCpuSeconds, procFigures, type Result } from './bench/figures';
+import { bullmqFlows, trellisCode, trellisHeavy, trellisManyDocs } from './bench/shapes';
+import { dbos, graphile, pgBoss } from './bench/peers';
+import { printReport } from './bench/report';
 
 /**
  * Word-split on a `words`-word document. `workers` = 0: worker and orchestrator in this process;
@@ -75,7 +55,7 @@ async function trellis(words: number, workers: number): Promise<Result> {
     const cpuSeconds = ownCpu() + figures.reduce((sum, f) => sum + f.cpuSeconds, 0) - cpuBefore;
     const exact = view.status === 'done' && (view.output as { text?: string }).text === text;
     const scenario = workers === 0 ? `trellis-${words}` : `workers${workers}-${words}`;
-    const peak = Math.max(peakRssMb(), ...figures.map((f) => f.peakRssMb));
+    const peak = Math.max(ownPeakRssMb(), ...figures.map((f) => f.peakRssMb));
     return { scenario, words, seconds, messages: view.counts.published, exact, peakRssMb: peak, cpuSeconds };
   } finally {
     await stopWorkers(procs);
@@ -84,49 +64,18 @@ async function trellis(words: number, workers: number): Promise<Result> {
   }
 }
 
-async function bullmq(words: number): Promise<Result> {
-  const prefix = `bench${randomBytes(4).toString('hex')}`;
-  const connection = { url: REDIS_URL };
-  const text = document(words);
-  const parts = text.split(' ');
-  let done: (v: string) => void = () => undefined;
-  const finished = new Promise<string>((r) => (done = r));
-  const worker = new Worker(
-    'fan',
-    async (job: Job) => {
-      if (job.name !== 'join') return (job.data as { word: string }).word;
-      const values = await job.getChildrenValues<string>();
-      // An unordered map: the order has to come from the children's own data.
-      const byIndex = new Map<number, string>();
-      for (const [key, value] of Object.entries(values)) byIndex.set(Number(key.slice(key.lastIndexOf(':') + 1).replace(/^w/, '')), value);
-      const out = [...byIndex.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v).join(' ');
-      done(out);
-      return out.length;
-    },
-    { connection, prefix, concurrency: 200 },
-  );
-  const flow = new FlowProducer({ connection, prefix });
-  try {
-    const started = performance.now();
-    await flow.add({
-      name: 'join',
-      queueName: 'fan',
-      data: {},
-      children: parts.map((word, i) => ({ name: 'word', queueName: 'fan', data: { word }, opts: { jobId: `w${i}`, removeOnComplete: false } })),
-    });
-    const out = await finished;
-    const seconds = (performance.now() - started) / 1000;
-    return { scenario: `bullmq-${words}`, words, seconds, messages: words + 1, exact: out === text, peakRssMb: peakRssMb(), cpuSeconds: ownCpu() };
-  } finally {
-    await worker.close();
-    await flow.close();
-    await dropPrefix(prefix);
-  }
+async function redisCpu(r: Redis): Promise<number> {
+  const info = await r.info('cpu');
+  const field = (name: string) => Number(new RegExp(`${name}:([0-9.]+)`).exec(info)?.[1] ?? 0);
+  return field('used_cpu_sys') + field('used_cpu_user');
 }
 
-async function child(scenario: string): Promise<Result> {
+async function child(scenario: string, passOn: string[]): Promise<Result> {
   let worst = 0;
   const ping = new Redis(REDIS_URL);
+  const load = loadavg()[0] ?? 0;
+  const redisBefore = await redisCpu(ping);
+  const pgBefore = postgresCpuSeconds();
   let pinging = true;
   const loop = (async () => {
     while (pinging) {
@@ -136,47 +85,73 @@ async function child(scenario: string): Promise<Result> {
       await new Promise((r) => setTimeout(r, 10));
     }
   })();
-  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--scenario', scenario], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--scenario', scenario, ...passOn], { stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   proc.stdout.on('data', (b: Buffer) => (out += b.toString()));
   const code = await new Promise<number | null>((r) => proc.once('exit', r));
   pinging = false;
   await loop;
+  const redisCpuSeconds = (await redisCpu(ping)) - redisBefore;
   ping.disconnect();
-  if (code !== 0) throw new Error(`scenario ${scenario} exited with ${code}`);
-  return { ...(JSON.parse(out.trim().split('\n').pop() ?? '{}') as Result), worstPingMs: Math.round(worst * 10) / 10 };
+  const pgCpuSeconds = postgresCpuSeconds() - pgBefore;
+  const worstPingMs = Math.round(worst * 10) / 10;
+  // A failed scenario is a row that says so, not the end of the run: the others are still worth their figures.
+  if (code !== 0) return { scenario, words: 0, seconds: NaN, messages: 0, exact: false, peakRssMb: 0, cpuSeconds: NaN, worstPingMs, load, redisCpuSeconds, pgCpuSeconds, failed: `exited with ${code}` };
+  const result = JSON.parse(out.trim().split('\n').pop() ?? '{}') as Result;
+  return { ...result, worstPingMs, load, redisCpuSeconds, pgCpuSeconds };
 }
 
-const { values } = parseArgs({ options: { scenario: { type: 'string' }, huge: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    scenario: { type: 'string' },
+    only: { type: 'string' },
+    huge: { type: 'boolean', default: false },
+    'code-words': { type: 'string', default: '20000' },
+    'peer-words': { type: 'string', default: '20000' },
+  },
+});
+const codeWords = Number(values['code-words']);
+const peerWords = Number(values['peer-words']);
+if (!Number.isInteger(codeWords) || codeWords < 1) throw new Error(`--code-words must be a positive integer, not ${values['code-words']}`);
+if (!Number.isInteger(peerWords) || peerWords < 1) throw new Error(`--peer-words must be a positive integer, not ${values['peer-words']}`);
+
+/** Every scenario by name, with its group (for `--only`), in the order they run: peers and Trellis interleaved. */
+const SCENARIOS: [group: string, name: string, run: () => Promise<Result>][] = [
+  ['split', 'bullmq-20000', () => bullmqFlows(1, 20_000, false)],
+  ['split', 'trellis-20000', () => trellis(20_000, 0)],
+  ['peers', `pgboss-${peerWords}`, () => pgBoss(peerWords)],
+  ['split', 'trellis-2000', () => trellis(2_000, 0)],
+  ['peers', `graphile-${peerWords}`, () => graphile(peerWords)],
+  ['docs', 'bullmq-docs300x120', () => bullmqFlows(300, 120, false)],
+  ['docs', 'trellis-docs300x120', () => trellisManyDocs(300, 120)],
+  ['peers', `dbos-steps-${peerWords}`, () => dbos(peerWords, 'steps')],
+  ['heavy', 'bullmq-heavy-20000', () => bullmqFlows(1, 20_000, true)],
+  ['heavy', 'trellis-heavy-20000', () => trellisHeavy(20_000)],
+  ['peers', `dbos-workflows-${peerWords}`, () => dbos(peerWords, 'workflows')],
+  ['workers', 'workers1-20000', () => trellis(20_000, 1)],
+  ['workers', 'workers2-20000', () => trellis(20_000, 2)],
+  ['code', `trellis-code-${codeWords}`, () => trellisCode(codeWords)],
+  ['huge', 'trellis-200000', () => trellis(200_000, 0)],
+];
+
 if (values.scenario) {
-  const [kind = '', n] = values.scenario.split('-');
-  const words = Number(n);
-  const result = kind === 'bullmq' ? await bullmq(words) : await trellis(words, kind.startsWith('workers') ? Number(kind.slice(7)) : 0);
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const found = SCENARIOS.find(([, name]) => name === values.scenario);
+  if (!found) throw new Error(`--scenario: no scenario named ${values.scenario}`);
+  process.stdout.write(`${JSON.stringify(await found[2]())}\n`);
   process.exit(0);
 }
 
-const scenarios = ['trellis-2000', 'trellis-20000', 'bullmq-20000', 'workers1-20000', 'workers2-20000', ...(values.huge ? ['trellis-200000'] : [])];
+const groups = new Set((values.only ?? 'split,docs,heavy,code,peers,workers').split(',').map((g) => g.trim()));
+if (values.huge) groups.add('huge');
+const known = new Set(SCENARIOS.map(([g]) => g));
+for (const g of groups) if (!known.has(g)) throw new Error(`--only: no group ${g} (groups: ${[...known].join(', ')})`);
+const passOn = ['--code-words', String(codeWords), '--peer-words', String(peerWords)];
 const results = new Map<string, Result>();
-for (const s of scenarios) {
-  process.stderr.write(`running ${s}…\n`);
-  results.set(s, await child(s));
+for (const [group, name] of SCENARIOS) {
+  if (!groups.has(group)) continue;
+  process.stderr.write(`running ${name} (load ${loadavg()[0]?.toFixed(1)})…\n`);
+  results.set(name, await child(name, passOn));
 }
-const get = (s: string) => results.get(s) as Result;
-const row = (r: Result) =>
-  `| ${r.scenario} | ${r.exact ? 'yes' : 'NO'} | ${r.seconds.toFixed(2)} | ${r.messages} | ${Math.round(r.messages / r.seconds)} | ${r.cpuSeconds.toFixed(1)} | ${r.peakRssMb} | ${r.worstPingMs ?? '?'} |`;
-const rate = (r: Result) => r.messages / r.seconds;
-process.stdout.write(
-  [
-    `machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')}`,
-    '| scenario | exact | seconds | messages | messages/s | Node CPU s | peak RSS MB | worst Redis PING ms |',
-    '|---|---|---|---|---|---|---|---|',
-    ...[...results.values()].map(row),
-    '',
-    `Trellis/BullMQ time ratio at 20,000: ${(get('trellis-20000').seconds / get('bullmq-20000').seconds).toFixed(2)}`,
-    `Trellis 20k/2k time ratio: ${(get('trellis-20000').seconds / get('trellis-2000').seconds).toFixed(2)}`,
-    `two worker processes / one, throughput at 20,000: ${(rate(get('workers2-20000')) / rate(get('workers1-20000'))).toFixed(2)}x`,
-    ...(values.huge ? [`Trellis 200k/20k time ratio: ${(get('trellis-200000').seconds / get('trellis-20000').seconds).toFixed(2)}`] : []),
-  ].join('\n') + '\n',
-);
+const machine = `machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
+process.stdout.write(printReport(machine, results, { codeWords, peerWords }));
 process.exit([...results.values()].every((r) => r.exact) ? 0 : 1);

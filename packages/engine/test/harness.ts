@@ -171,7 +171,7 @@ export async function openWorld(
 ): Promise<TestWorld> {
   const db = await openTestDb(kind);
   const { handle, databaseName } = db;
-  const prefix = `tt${randomBytes(5).toString('hex')}`;
+  const prefix = `{tt${randomBytes(5).toString('hex')}}`;
   const engine = createEngine({
     db: handle.db,
     redisUrl,

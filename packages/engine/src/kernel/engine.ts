@@ -17,7 +17,7 @@ const demoAgent: AgentRunner = (member, payload) => Promise.resolve(runDemoAgent
 
 /** Engine settings, all with defaults; times in milliseconds. */
 export interface EngineConfig {
-  /** BullMQ key prefix (default `trellis`); tests use their own. */
+  /** BullMQ key prefix (default `{trellis}`, a Redis Cluster hash tag); tests use their own. */
   prefix: string;
   /** Deepest message allowed before the run fails (default 64). */
   maxDepth: number;
@@ -119,7 +119,7 @@ export interface Engine {
 }
 
 const DEFAULTS: EngineConfig = {
-  prefix: 'trellis',
+  prefix: '{trellis}',
   maxDepth: 64,
   attempts: 3,
   backoffMs: 500,

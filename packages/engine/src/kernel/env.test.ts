@@ -5,18 +5,19 @@ describe('loadEngineEnv queue prefix', () => {
   it('gives each embedded data directory its own prefix, so two checkouts on one Redis never share jobs', () => {
     const a = loadEngineEnv({ TRELLIS_DATA_DIR: '/tmp/one/.data/pglite' }).queuePrefix;
     const b = loadEngineEnv({ TRELLIS_DATA_DIR: '/tmp/two/.data/pglite' }).queuePrefix;
-    expect(a).toMatch(/^trellis-[0-9a-f]{8}$/);
-    expect(b).toMatch(/^trellis-[0-9a-f]{8}$/);
+    expect(a).toMatch(/^\{trellis-[0-9a-f]{8}\}$/);
+    expect(b).toMatch(/^\{trellis-[0-9a-f]{8}\}$/);
     expect(a).not.toBe(b);
     expect(loadEngineEnv({ TRELLIS_DATA_DIR: '/tmp/one/.data/pglite' }).queuePrefix).toBe(a);
   });
 
   it('shares one prefix across the processes of a Postgres installation, and honours an explicit one', () => {
-    expect(loadEngineEnv({ DATABASE_URL: 'postgres://x@h/db' }).queuePrefix).toBe('trellis');
+    expect(loadEngineEnv({ DATABASE_URL: 'postgres://x@h/db' }).queuePrefix).toBe('{trellis}');
     expect(loadEngineEnv({ TRELLIS_QUEUE_PREFIX: 'mine' }).queuePrefix).toBe('mine');
+    expect(loadEngineEnv({ TRELLIS_QUEUE_PREFIX: '{mine}' }).queuePrefix).toBe('{mine}');
   });
 
   it('names the variable when a value is malformed', () => {
-    expect(() => loadEngineEnv({ TRELLIS_QUEUE_PREFIX: 'a:b' })).toThrow(/TRELLIS_QUEUE_PREFIX/);
+    for (const bad of ['a:b', '{a', 'a}', '{a}b', '{{a}}', '{}']) expect(() => loadEngineEnv({ TRELLIS_QUEUE_PREFIX: bad })).toThrow(/TRELLIS_QUEUE_PREFIX/);
   });
 });

@@ -22,7 +22,7 @@ const EnvSchema = z.object({
   REDIS_URL: z.string().trim().min(1).default('redis://127.0.0.1:6379'),
   TRELLIS_QUEUE_PREFIX: z
     .string()
-    .regex(/^[A-Za-z0-9_.-]+$/, 'letters, digits, ".", "_" or "-"')
+    .regex(/^(\{[A-Za-z0-9_.-]+\}|[A-Za-z0-9_.-]+)$/, 'letters, digits, ".", "_" or "-", optionally wrapped in one pair of braces (a Redis Cluster hash tag)')
     .optional(),
   TRELLIS_MAX_DEPTH: intFrom(64),
   TRELLIS_ATTEMPTS: intFrom(3),
@@ -49,9 +49,12 @@ export interface EngineEnv {
   dataDir: string;
   redisUrl: string;
   /**
-   * BullMQ key prefix; tests use their own so queues never mix. Default: `trellis` on Postgres (every
-   * process of one installation shares it), `trellis-<8 hex of the data directory>` on the embedded
-   * database, so two checkouts sharing one Redis never take each other's jobs.
+   * BullMQ key prefix; tests use their own so queues never mix. Default: `{trellis}` on Postgres (every
+   * process of one installation shares it), `{trellis-<8 hex of the data directory>}` on the embedded
+   * database, so two checkouts sharing one Redis never take each other's jobs. The braces are a Redis
+   * Cluster hash tag: every key of the install (all pools' queues, flows across them, the install
+   * and service keys) hashes to one slot, which BullMQ needs on a cluster. An explicit
+   * TRELLIS_QUEUE_PREFIX is taken as written; wrap it in braces to run on a cluster.
    */
   queuePrefix: string;
   /** True when TRELLIS_QUEUE_PREFIX set the prefix (a default prefix of the embedded database may be taken over, runtime/install.ts). */
@@ -121,8 +124,11 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
   };
 }
 
-/** The default BullMQ prefix: shared on Postgres, per data directory on the embedded database. */
+/**
+ * The default BullMQ prefix, a Redis Cluster hash tag (`{…}`, BullMQ's "Redis Cluster" guide):
+ * shared on Postgres, per data directory on the embedded database.
+ */
 function defaultPrefix(databaseUrl: string | undefined, dataDir: string): string {
-  if (databaseUrl) return 'trellis';
-  return `trellis-${createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}`;
+  if (databaseUrl) return '{trellis}';
+  return `{trellis-${createHash('sha256').update(dataDir).digest('hex').slice(0, 8)}}`;
 }

@@ -44,6 +44,6 @@ describe('a queue prefix is bound to one database', () => {
       (e: unknown) => e,
     );
     expect(String(err)).toMatch(/exited \(2\)/);
-    expect(String(err)).toMatch(/queue prefix "tt[0-9a-f]+" belongs to another Trellis install.*TRELLIS_QUEUE_PREFIX/);
+    expect(String(err)).toMatch(/queue prefix "\{tt[0-9a-f]+\}" belongs to another Trellis install.*TRELLIS_QUEUE_PREFIX/);
   });
 });
