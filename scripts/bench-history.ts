@@ -87,28 +87,31 @@ async function bytesPerMessage(world: TestWorld, label: string): Promise<void> {
 async function buildHistory(world: TestWorld, n: number): Promise<void> {
   const db = world.engine.db;
   const perRun = 20_000;
+  // Whole numbers computed here, spliced as literals (untyped parameters leave Postgres guessing).
+  const lit = (v: number) => sql.raw(String(Math.trunc(v)));
+  const per = lit(perRun);
   const runCount = Math.max(1, Math.ceil(n / perRun));
   await db.execute(sql`insert into runs (id, mesh_id, mesh_name, mesh_version, status, input, output, created_at, started_at, ended_at, moved_at, message_count)
     select 'hist' || r, 'hist-mesh', 'history', 1, 'done', '{"text":"x"}'::jsonb, '{"text":"x"}'::jsonb,
-           now() - interval '30 days' + r * interval '1 second', now() - interval '30 days', now() - interval '30 days', now() - interval '30 days', ${perRun}
-      from generate_series(1, ${runCount}) r`);
+           now() - interval '30 days' + r * interval '1 second', now() - interval '30 days', now() - interval '30 days', now() - interval '30 days', ${per}
+      from generate_series(1, ${lit(runCount)}) r`);
   const chunk = 1_000_000;
   for (let from = 0; from < n; from += chunk) {
     const to = Math.min(n, from + chunk) - 1;
     const started = performance.now();
     await db.execute(sql`insert into messages (id, run_id, member, pool, channel, seq, parent_id, depth, frames, payload, status, attempts, created_at, started_at, finished_at)
-      select md5('m' || g) || md5('n' || g), 'hist' || (g / ${perRun} + 1), 'join-words', 'default', 'words', g % ${perRun},
-             md5('p' || g) || md5('q' || g), 3, jsonb_build_array(jsonb_build_object('split', md5('s' || (g / ${perRun})), 'index', g % ${perRun}, 'count', ${perRun})),
+      select md5('m' || g) || md5('n' || g), 'hist' || (g / ${per} + 1), 'join-words', 'default', 'words', g % ${per},
+             md5('p' || g) || md5('q' || g), 3, jsonb_build_array(jsonb_build_object('split', md5('s' || (g / ${per})), 'index', g % ${per}, 'count', ${per})),
              jsonb_build_object('text', 'w' || g), 'done', 1,
              now() - interval '30 days', now() - interval '30 days', now() - interval '30 days'
-        from generate_series(${from}, ${to}) g`);
+        from generate_series(${lit(from)}, ${lit(to)}) g`);
     await db.execute(sql`insert into join_parts (run_id, member, key, message_id, seq, skipped)
-      select 'hist' || (g / ${perRun} + 1), 'join-words', md5('s' || (g / ${perRun})), md5('m' || g) || md5('n' || g), g % ${perRun}, false
-        from generate_series(${from}, ${to}) g`);
+      select 'hist' || (g / ${per} + 1), 'join-words', md5('s' || (g / ${per})), md5('m' || g) || md5('n' || g), g % ${per}, false
+        from generate_series(${lit(from)}, ${lit(to)}) g`);
     console.log(`  history rows ${from}..${to} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   }
   await db.execute(sql`insert into joins (run_id, member, key, expected, received, fired_at)
-    select 'hist' || r, 'join-words', md5('s' || (r - 1)), ${perRun}, ${perRun}, now() - interval '30 days' from generate_series(1, ${runCount}) r`);
+    select 'hist' || r, 'join-words', md5('s' || (r - 1)), ${per}, ${per}, now() - interval '30 days' from generate_series(1, ${lit(runCount)}) r`);
   await db.execute(sql`vacuum (analyze) messages, join_parts, joins, runs`);
 }
 
