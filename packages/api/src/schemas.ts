@@ -75,4 +75,6 @@ export const RunSummarySchema = z.object({
   movedAt: z.date(),
   seconds: z.number(),
   counts: RunCountsSchema,
+  /** When retention pruned the run's message trail (its counts are the stored ones), else null. */
+  prunedAt: z.date().nullable(),
 });

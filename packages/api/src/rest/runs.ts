@@ -116,7 +116,7 @@ export const listRunsRoute = defineRoute({
     const { items, total } = await searchRuns((await engine()).db, query);
     return {
       total,
-      items: items.map((r) => ({ ...r, createdAt: iso(r.createdAt), startedAt: iso(r.startedAt), endedAt: iso(r.endedAt), movedAt: iso(r.movedAt) })),
+      items: items.map((r) => ({ ...r, createdAt: iso(r.createdAt), startedAt: iso(r.startedAt), endedAt: iso(r.endedAt), movedAt: iso(r.movedAt), prunedAt: iso(r.prunedAt) })),
     };
   },
 });

@@ -41,12 +41,13 @@ export const RunAnswerSchema = z
   .meta({ id: 'RunAnswer' });
 
 /** A run in a list (the Runs tab's row): the tRPC summary with ISO times and its severity. */
-export const RunRowSchema = RunSummarySchema.omit({ createdAt: true, startedAt: true, endedAt: true, movedAt: true })
+export const RunRowSchema = RunSummarySchema.omit({ createdAt: true, startedAt: true, endedAt: true, movedAt: true, prunedAt: true })
   .extend({
     severity: z.enum(['critical', 'project', 'capacity']).nullable(),
     createdAt: IsoTime,
     startedAt: IsoTime.nullable(),
     endedAt: IsoTime.nullable(),
     movedAt: IsoTime,
+    prunedAt: IsoTime.nullable().meta({ description: "When retention pruned the run's message trail, else null." }),
   })
   .meta({ id: 'RunRow' });

@@ -35,7 +35,9 @@ export const joins = pgTable(
 /**
  * The parts of a join, stored by message id: a redelivered id inserts nothing and counts once. A
  * skipped part (`skipped`) is stored under the id of its `filtered` trail row and has no payload
- * worth merging; the merge takes the arrived parts only, in `seq` order.
+ * worth merging; the merge takes the arrived parts only, in `seq` order. `payload` is null for parts
+ * written since migration 0013: a part's payload lives once, on its message row, and the merge reads
+ * it from there (older rows keep theirs, and the merge prefers it).
  */
 export const joinParts = pgTable(
   'join_parts',
@@ -45,8 +47,14 @@ export const joinParts = pgTable(
     key: text('key').notNull(),
     messageId: text('message_id').notNull(),
     seq: integer('seq').notNull(),
-    payload: jsonb('payload').notNull(),
+    payload: jsonb('payload'),
     skipped: boolean('skipped').notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.runId, t.member, t.key, t.messageId] })],
+  (t) => [
+    // A message id is unique across runs and a part reaches a combine under one key, so (message,
+    // combine) identifies a part: a 100-byte key instead of the 230 of (run, member, key, message).
+    primaryKey({ columns: [t.messageId, t.member] }),
+    // The merge reads a key's parts; many parts share a key, which btree deduplication stores once.
+    index('join_parts_key_idx').on(t.key),
+  ],
 );

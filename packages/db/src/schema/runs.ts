@@ -35,6 +35,13 @@ export const runs = pgTable(
     parentMessageId: text('parent_message_id'),
     /** Messages the run has created, its head included: counted against TRELLIS_MAX_RUN_MESSAGES. */
     messageCount: integer('message_count').notNull().default(1),
+    /**
+     * When retention removed the run's messages and join parts (engine runtime/retention.ts); the
+     * run row, its output and cause stay, and `summary` holds the counts the trail gave.
+     */
+    prunedAt: timestamp('pruned_at', { withTimezone: true }),
+    /** The run's counts (`{ counts, memberCounts }`, engine runs/counts.ts), stored when its trail is pruned. */
+    summary: jsonb('summary'),
   },
   (t) => [
     index('runs_status_created_idx').on(t.status, t.createdAt),

@@ -46,6 +46,13 @@ export interface EngineConfig {
    * sequential scans for lookups by id.
    */
   analyzeEveryMs: number;
+  /**
+   * Days after a finished (done, failed or cancelled) run ends before the orchestrator prunes its
+   * messages and join parts (runtime/retention.ts); 0 = never, the default.
+   */
+  retentionDays: number;
+  /** The same for a run with dead-lettered or lost messages, kept longer for re-opening; 0 = never, the default. */
+  deadRetentionDays: number;
   /** Longest an agent member may run on one message before it fails with `timed_out` (default 300 000). */
   agentTimeoutMs: number;
   /** BullMQ lock on a delivered job: the claim (default 30 000; see runtime/worker.ts for the tuning). */
@@ -131,6 +138,8 @@ const DEFAULTS: EngineConfig = {
   agentTimeoutMs: 300_000,
   vacuumEveryMs: 0,
   analyzeEveryMs: 0,
+  retentionDays: 0,
+  deadRetentionDays: 0,
   lockDurationMs: 30_000,
   stalledIntervalMs: 15_000,
   maxStalledCount: 1,

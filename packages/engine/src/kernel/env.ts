@@ -32,6 +32,9 @@ const EnvSchema = z.object({
   TRELLIS_STALLED_INTERVAL_MS: intFrom(15_000),
   TRELLIS_MAX_STALLED_COUNT: intFrom(1),
   TRELLIS_LEASE_MS: z.coerce.number().int().positive().optional(),
+  // Retention (runtime/retention.ts): days after a run ends before its trail is pruned; 0 keeps it forever.
+  TRELLIS_RETENTION_DAYS: z.coerce.number().nonnegative().default(30),
+  TRELLIS_RETENTION_DEAD_DAYS: z.coerce.number().nonnegative().default(90),
   TRELLIS_SECRETS_KEY: z.string().trim().optional(),
   TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
   TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
@@ -77,6 +80,10 @@ export interface EngineEnv {
   leaseMs: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
+  /** TRELLIS_RETENTION_DAYS (default 30; 0 = never): days after a finished run ends before its messages and join parts are pruned. */
+  retentionDays: number;
+  /** TRELLIS_RETENTION_DEAD_DAYS (default 90; 0 = never): the same for a run with dead-lettered or lost messages. */
+  deadRetentionDays: number;
   /** TRELLIS_SECRETS_KEY: the secrets store's key as text (64 hex or base64 of 32 bytes), when set. */
   secretsKeyText: string | undefined;
   /** Where the generated key lives when TRELLIS_SECRETS_KEY is unset (TRELLIS_SECRETS_KEY_FILE, default `<data dir>/../secrets.key`). */
@@ -116,6 +123,8 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     maxStalledCount: e.TRELLIS_MAX_STALLED_COUNT,
     leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
+    retentionDays: e.TRELLIS_RETENTION_DAYS,
+    deadRetentionDays: e.TRELLIS_RETENTION_DEAD_DAYS,
     secretsKeyText: e.TRELLIS_SECRETS_KEY,
     secretsKeyFile: resolve(e.TRELLIS_SECRETS_KEY_FILE ?? resolve(dataDir, '..', 'secrets.key')),
     egressDefault: e.TRELLIS_EGRESS_ALLOW.split(',').map((h) => h.trim()).filter((h) => h !== ''),

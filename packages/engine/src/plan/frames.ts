@@ -20,8 +20,47 @@ export interface Item {
   void: boolean;
 }
 
-/** Reads frames stored as JSON, dropping anything malformed (they are written only by the engine). */
+const HEX_KEY = /^[0-9a-f]{64}$/;
+/** A raw key in the packed form: none of the separators, and not empty. */
+const RAW_KEY = /^[^|;]+$/;
+
+/**
+ * Frames as the message row stores them: one JSON string `key|index|count;…`, where a 64-hex key
+ * (a message id) is written as its 43 base64url characters and any other key as `.` + itself.
+ * About 160 bytes for three frames against 390 for the array of objects (docs/benchmarks.md).
+ * Frames whose key has a `|` or `;` stay an array of objects, which {@link parseFrames} reads too.
+ */
+export function packFrames(frames: readonly Frame[]): string | readonly Frame[] {
+  const parts: string[] = [];
+  for (const f of frames) {
+    let key: string;
+    if (HEX_KEY.test(f.split)) key = Buffer.from(f.split, 'hex').toString('base64url');
+    else if (RAW_KEY.test(f.split)) key = `.${f.split}`;
+    else return frames;
+    parts.push(`${key}|${f.index}|${f.count}`);
+  }
+  return parts.join(';');
+}
+
+function unpackFrames(packed: string): Frame[] {
+  if (packed === '') return [];
+  const out: Frame[] = [];
+  for (const part of packed.split(';')) {
+    const [key, index, count] = part.split('|');
+    if (key === undefined || index === undefined || count === undefined || key === '') continue;
+    const split = key.startsWith('.') ? key.slice(1) : Buffer.from(key, 'base64url').toString('hex');
+    const f = { split, index: Number(index), count: Number(count) };
+    if (Number.isInteger(f.index) && Number.isInteger(f.count)) out.push(f);
+  }
+  return out;
+}
+
+/**
+ * Reads frames as stored (the packed string of {@link packFrames}, or an array of objects as
+ * written before it), dropping anything malformed (they are written only by the engine).
+ */
 export function parseFrames(json: unknown): Frame[] {
+  if (typeof json === 'string') return unpackFrames(json);
   if (!Array.isArray(json)) return [];
   return json.filter(
     (f): f is Frame =>

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Member } from '@trellis/mesh/schema';
 import { StepError } from '../kernel/errors';
-import type { Frame, Item } from '../plan/frames';
+import { packFrames, type Frame, type Item } from '../plan/frames';
 import type { Plan } from '../plan/plan';
 import { joinMember, kindOf, laneOf } from '../members/index';
 import { filteredId, joinOutputId, messageId } from '../kernel/ids';
@@ -178,7 +178,7 @@ export async function insertChildren(tx: Queryable, children: ChildRow[]): Promi
     tx,
     sql`insert into messages (id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload)
         select id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload
-          from json_to_recordset(${JSON.stringify(children)}::json)
+          from json_to_recordset(${JSON.stringify(children.map((c) => ({ ...c, frames: packFrames(c.frames) })))}::json)
                as x(id text, run_id text, member text, pool text, channel text, seq int, parent_id text,
                     depth int, frames jsonb, void boolean, payload jsonb)
         on conflict (id) do nothing
@@ -225,7 +225,7 @@ async function insertFiltered(tx: Queryable, list: FilteredRow[]): Promise<void>
   await tx.execute(
     sql`insert into messages (id, run_id, member, pool, seq, parent_id, depth, frames, payload, status, error, finished_at)
         select id, run_id, member, pool, seq, parent_id, depth, frames, payload, ${msgStatus('filtered')}, error, now()
-          from json_to_recordset(${JSON.stringify(list)}::json)
+          from json_to_recordset(${JSON.stringify(list.map((r) => ({ ...r, frames: packFrames(r.frames) })))}::json)
                as x(id text, run_id text, member text, pool text, seq int, parent_id text, depth int, frames jsonb, payload jsonb, error text)
         on conflict (id) do nothing`,
   );

@@ -1,16 +1,18 @@
+import { createHash } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CombineMember } from '@trellis/mesh/schema';
 import { openWorld, type TestWorld } from '../../test/harness';
-import { rows } from '../kernel/sql';
-import { runJoins } from './join';
+import { rows, type Queryable } from '../kernel/sql';
+import { runJoins, type Arrival, type Fired } from './join';
 import type { Claimed } from './types';
 
 const combine: CombineMember = { id: 'join', kind: 'combine', merge: { type: 'concat', field: 'text' } };
 
+/** A part as the engine makes one: its id is unique to its split and index (a message id, kernel/ids.ts). */
 function part(runId: string, index: number, count: number, text: string, split = 'split-1'): Claimed {
   return {
-    id: `${'0'.repeat(63)}${index}`,
+    id: createHash('sha256').update(JSON.stringify([runId, split, index])).digest('hex'),
     runId,
     member: 'join',
     pool: 'default',
@@ -23,6 +25,19 @@ function part(runId: string, index: number, count: number, text: string, split =
     meshId: 'm',
     meshVersion: 1,
   };
+}
+
+/**
+ * The parts' message rows, as the commit that sent them wrote them (a join reads a part's payload
+ * from its row), then the join.
+ */
+async function arrive(tx: Queryable, arrivals: Arrival[]): Promise<Fired[]> {
+  const list = arrivals.map(({ msg }) => ({ id: msg.id, run_id: msg.runId, member: msg.member, seq: msg.seq, payload: msg.payload, void: msg.void }));
+  await tx.execute(sql`insert into messages (id, run_id, member, seq, payload, void)
+    select id, run_id, member, seq, payload, void from json_to_recordset(${JSON.stringify(list)}::json)
+      as x(id text, run_id text, member text, seq int, payload jsonb, void boolean)
+    on conflict (id) do nothing`);
+  return runJoins(tx, arrivals);
 }
 
 describe.each(['postgres', 'pglite'] as const)('keyed join on %s', (kind) => {
@@ -42,15 +57,15 @@ describe.each(['postgres', 'pglite'] as const)('keyed join on %s', (kind) => {
     const a = part('r', 0, 3, 'a ');
     const b = part('r', 1, 3, 'b ');
     const c = part('r', 2, 3, 'c');
-    expect(await db.transaction((tx) => runJoins(tx, [{ msg: b, member: combine }]))).toEqual([]);
-    expect(await db.transaction((tx) => runJoins(tx, [{ msg: b, member: combine }]))).toEqual([]);
+    expect(await db.transaction((tx) => arrive(tx, [{ msg: b, member: combine }]))).toEqual([]);
+    expect(await db.transaction((tx) => arrive(tx, [{ msg: b, member: combine }]))).toEqual([]);
     expect(await joinRow()).toMatchObject({ received: 1, expected: 3, fired: false });
-    const fired = await db.transaction((tx) => runJoins(tx, [{ msg: c, member: combine }, { msg: a, member: combine }]));
+    const fired = await db.transaction((tx) => arrive(tx, [{ msg: c, member: combine }, { msg: a, member: combine }]));
     expect(fired).toHaveLength(1);
     expect(fired[0]?.item.payload).toEqual({ text: 'a b c' });
     expect(fired[0]?.item.frames).toEqual([]);
     // A part arriving again after the join fired changes nothing and fires nothing.
-    expect(await db.transaction((tx) => runJoins(tx, [{ msg: a, member: combine }]))).toEqual([]);
+    expect(await db.transaction((tx) => arrive(tx, [{ msg: a, member: combine }]))).toEqual([]);
     expect(await joinRow()).toMatchObject({ received: 3, fired: true });
   });
 
@@ -60,7 +75,7 @@ describe.each(['postgres', 'pglite'] as const)('keyed join on %s', (kind) => {
       const split = `split-order-${round}`;
       const parts = order.map((i) => part('r', i, 4, `${i}`, split));
       for (const [n, p] of parts.entries()) {
-        const fired = await db.transaction((tx) => runJoins(tx, [{ msg: p, member: combine }]));
+        const fired = await db.transaction((tx) => arrive(tx, [{ msg: p, member: combine }]));
         expect(fired.map((f) => f.key), `after part ${n + 1} of 4`).toEqual(n < 3 ? [] : [split]);
       }
       const [row] = await rows<{ received: number; fired: boolean }>(db, sql`select received, fired_at is not null as fired from joins where key = ${split}`);
@@ -71,9 +86,9 @@ describe.each(['postgres', 'pglite'] as const)('keyed join on %s', (kind) => {
   it('fires a zero-part split once with the empty set', async () => {
     const db = world.engine.db;
     const v: Claimed = { ...part('r', 0, 0, ''), void: true, payload: {} };
-    const first = await db.transaction((tx) => runJoins(tx, [{ msg: v, member: combine }]));
+    const first = await db.transaction((tx) => arrive(tx, [{ msg: v, member: combine }]));
     expect(first.map((f) => f.item.payload)).toEqual([{ text: '' }]);
-    expect(await db.transaction((tx) => runJoins(tx, [{ msg: v, member: combine }]))).toEqual([]);
+    expect(await db.transaction((tx) => arrive(tx, [{ msg: v, member: combine }]))).toEqual([]);
   });
 });
 
@@ -99,7 +114,7 @@ describe('concurrent last parts on postgres', () => {
           await tx.execute(sql`select 1`);
           if (++arrived === 2) release();
           await bothIn;
-          return runJoins(tx, [{ msg: p, member: combine }]);
+          return arrive(tx, [{ msg: p, member: combine }]);
         });
       const results = await Promise.all([racer(part('r', 0, 2, 'x ', split)), racer(part('r', 1, 2, 'y', split))]);
       const fired = results.flat();

@@ -2,6 +2,7 @@
  * The keyed join (DESIGN.md §3), set-based for a batch of parts arriving at combine members.
  * Inside the caller's transaction:
  *  1. parts are inserted by message id (`on conflict do nothing`: a redelivered part counts once);
+ *     a part's payload is not copied: the merge reads it from the part's message row;
  *  2. one upsert per key bumps `received` by the parts actually inserted. The upsert takes the row
  *     lock, so concurrent last parts queue behind each other and exactly one sees the set complete;
  *     rows are locked in key order so two batches cannot deadlock on them;
@@ -46,7 +47,7 @@ interface KeyState {
   key: string;
   expected: number;
   /** Parts of this batch for the key (a void contributes none). */
-  parts: { id: string; seq: number; payload: unknown; skipped: boolean }[];
+  parts: { id: string; seq: number; skipped: boolean }[];
   /** The message whose commit fires the join, if it does: an arrived part when there is one. */
   last: Claimed;
   lastIsSkip: boolean;
@@ -67,8 +68,8 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
     }
     const k = id3(msg.runId, member.id, top.split);
     const state: KeyState = keys.get(k) ?? { runId: msg.runId, member, key: top.split, expected: top.count, parts: [], last: msg, lastIsSkip: skip !== undefined };
-    if (skip) state.parts.push({ id: skip.partId, seq: top.index, payload: null, skipped: true });
-    else if (!msg.void) state.parts.push({ id: msg.id, seq: top.index, payload: msg.payload, skipped: false });
+    if (skip) state.parts.push({ id: skip.partId, seq: top.index, skipped: true });
+    else if (!msg.void) state.parts.push({ id: msg.id, seq: top.index, skipped: false });
     // An arrived part, when the batch has one, is the message the fired output hangs on.
     if (!skip || state.lastIsSkip) {
       state.last = msg;
@@ -79,16 +80,17 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
   if (keys.size === 0) return fired;
 
   const parts = [...keys.values()].flatMap((s) =>
-    s.parts.map((p) => ({ run_id: s.runId, member: s.member.id, key: s.key, message_id: p.id, seq: p.seq, payload: p.payload, skipped: p.skipped })),
+    s.parts.map((p) => ({ run_id: s.runId, member: s.member.id, key: s.key, message_id: p.id, seq: p.seq, skipped: p.skipped })),
   );
   const inserted = new Map<string, { received: number; skipped: number }>();
   if (parts.length > 0) {
     const got = await rows(
       tx,
-      sql`insert into join_parts (run_id, member, key, message_id, seq, payload, skipped)
-          select run_id, member, key, message_id, seq, coalesce(payload, 'null'::jsonb), skipped
+      // A part's payload is not stored twice: it lives on its message row, read back when the join fires.
+    sql`insert into join_parts (run_id, member, key, message_id, seq, skipped)
+          select run_id, member, key, message_id, seq, skipped
             from json_to_recordset(${JSON.stringify(parts)}::json)
-                 as x(run_id text, member text, key text, message_id text, seq int, payload jsonb, skipped boolean)
+                 as x(run_id text, member text, key text, message_id text, seq int, skipped boolean)
           on conflict do nothing
           returning run_id, member, key, skipped`,
       z.object({ run_id: z.string(), member: z.string(), key: z.string(), skipped: z.boolean() }),
@@ -140,10 +142,11 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
   if (withParts.length > 0) {
     const got = await rows(
       tx,
-      sql`select p.run_id, p.member, p.key, p.payload
+      sql`select p.run_id, p.member, p.key, coalesce(p.payload, m.payload) as payload
             from join_parts p
             join json_to_recordset(${JSON.stringify(withParts)}::json) as x(run_id text, member text, key text)
               on p.run_id = x.run_id and p.member = x.member and p.key = x.key
+            left join messages m on m.id = p.message_id and p.payload is null
            where not p.skipped
            order by p.run_id, p.member, p.key, p.seq`,
       z.object({ run_id: z.string(), member: z.string(), key: z.string(), payload: z.unknown() }),

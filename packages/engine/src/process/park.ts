@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { Member, MemberKind } from '@trellis/mesh/schema';
 import { StepError } from '../kernel/errors';
 import type { Plan } from '../plan/plan';
+import { parseFrames } from '../plan/frames';
 import type { Delivery } from './claim';
 import { ClaimedRow, type Outcome } from './types';
 import type { Engine } from '../kernel/engine';
@@ -72,7 +73,7 @@ export async function parkDeliveries(
         if (!check.ok) outcomes.set(msg.id, { kind: 'failed', error: check.error });
         continue;
       }
-      const frames = msg.frames as ParkedMessage<MemberKind>['msg']['frames'];
+      const frames = parseFrames(msg.frames);
       const list = byKind.get(member.kind) ?? [];
       list.push({ msg: { id: msg.id, runId: msg.runId, payload: msg.payload, frames, void: msg.void, createdBy: msg.created_by }, member, checked: check.data });
       byKind.set(member.kind, list);

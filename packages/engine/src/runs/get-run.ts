@@ -4,6 +4,7 @@ import type { Db } from '@trellis/db/client';
 import { runs } from '@trellis/db/schema/runs';
 import { countRun, type MemberCounts, type RunCounts } from './counts';
 import { stripPrototypeKeys } from '../security/json-guard';
+import { storedSummary } from './summary';
 
 /** A run in a list: its state, its cause when it failed, and its counts. */
 export interface RunSummary {
@@ -26,7 +27,10 @@ export interface RunSummary {
   movedAt: Date;
   /** Seconds from start to end (or to now while it runs). */
   seconds: number;
+  /** Counts from the trail, or for a pruned run the ones stored when it was pruned. */
   counts: RunCounts;
+  /** When retention pruned the run's messages (its trail), else null; the run row and counts stay. */
+  prunedAt: Date | null;
 }
 
 /** A run in full. */
@@ -50,15 +54,16 @@ export function runSeconds(row: Pick<RunRow, 'startedAt' | 'createdAt' | 'endedA
 
 /** The summary fields of a run row. */
 export function summarize(row: RunRow, counts: RunCounts): RunSummary {
-  const { input: _i, output: _o, ...rest } = row;
-  return { ...rest, seconds: runSeconds(row), counts };
+  const { input: _i, output: _o, summary, ...rest } = row;
+  const stored = row.prunedAt ? storedSummary(summary) : null;
+  return { ...rest, seconds: runSeconds(row), counts: stored?.counts ?? counts };
 }
 
 /** Returns the run with counts per status and per member, or null when there is no such run. */
 export async function getRun(db: Db, runId: string): Promise<RunView | null> {
   const [row] = await db.select().from(runs).where(eq(runs.id, runId));
   if (!row) return null;
-  const { counts, memberCounts } = await countRun(db, runId);
+  const { counts, memberCounts } = (row.prunedAt ? storedSummary(row.summary) : null) ?? (await countRun(db, runId));
   // Prototype keys are dropped as on the trail (runs/list-messages.ts): the page's serializer refuses them.
   return { ...summarize(row, counts), input: stripPrototypeKeys(row.input), output: stripPrototypeKeys(row.output), memberCounts, parentRunId: row.parentRunId };
 }

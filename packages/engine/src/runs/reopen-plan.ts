@@ -84,6 +84,7 @@ export const RunRow = z.object({
   cause_member: z.string().nullable(),
   cause_message: z.string().nullable(),
   latest_version: z.number().nullable(),
+  pruned: z.boolean(),
 });
 export type RunRow = z.output<typeof RunRow>;
 
@@ -109,7 +110,7 @@ export async function planReopen(db: Db, runIds: readonly string[], version: Ver
   const found = await rows(
     db,
     sql`select r.id, r.mesh_id, r.mesh_name, r.mesh_version, r.status, r.cause, r.cause_member, r.cause_message,
-               m.latest_version
+               m.latest_version, r.pruned_at is not null as pruned
           from runs r left join meshes m on m.id = r.mesh_id
          where r.id = any(${textArray(ids)})`,
     RunRow,
@@ -139,6 +140,10 @@ export async function planReopen(db: Db, runIds: readonly string[], version: Ver
     }
     if (run.status !== 'failed' && run.status !== 'stalled') {
       refused.push({ runId, reason: `it is ${run.status}; only failed or stalled runs can be re-opened` });
+      continue;
+    }
+    if (run.pruned) {
+      refused.push({ runId, reason: 'its trail was pruned by retention (TRELLIS_RETENTION_DEAD_DAYS)' });
       continue;
     }
     const list = messagesOf.get(runId) ?? [];

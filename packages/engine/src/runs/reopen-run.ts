@@ -66,7 +66,7 @@ export async function reopenRuns(
         tx,
         sql`update runs set status = ${runStatus('running')}, cause = null, cause_member = null, cause_message = null,
                    ended_at = null, moved_at = now(), mesh_version = ${p.item.toVersion}
-             where id = ${p.run.id} and status = ${p.run.status} and mesh_version = ${p.run.mesh_version}
+             where id = ${p.run.id} and status = ${p.run.status} and mesh_version = ${p.run.mesh_version} and pruned_at is null
          returning id`,
         z.object({ id: z.string() }),
       );

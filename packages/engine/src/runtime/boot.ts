@@ -36,6 +36,8 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       maxStalledCount: env.maxStalledCount,
       leaseMs: env.leaseMs,
       crashAfterCommit: env.crashAfterCommit,
+      retentionDays: env.retentionDays,
+      deadRetentionDays: env.deadRetentionDays,
       // The embedded database runs one statement at a time; more batches in flight only queue.
       // On Postgres two batches overlap one's Redis work with the other's transaction; more mostly
       // wait on each other's join rows (measured in docs/benchmarks.md).

@@ -9,6 +9,10 @@ import { detectStalls, sweepRuns } from './sweep';
 import { sweepParked } from '../process/sweep-parked';
 import { startEventPump } from '../events/pump';
 import { startEntryLoops } from './entry-loops';
+import { pruneRuns } from './retention';
+
+/** How often the orchestrator prunes runs past their retention (runtime/retention.ts). */
+const RETENTION_EVERY_MS = 60_000;
 
 /** A started orchestrator. */
 export interface RunningOrchestrator {
@@ -28,6 +32,7 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
   let relayedAt = 0;
   let vacuumedAt = Date.now();
   let analyzedAt = 0;
+  let prunedAt = 0;
 
   const pass = async () => {
     try {
@@ -46,6 +51,11 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
       } else if (analyzeEveryMs > 0 && Date.now() - analyzedAt >= analyzeEveryMs) {
         analyzedAt = Date.now();
         await engine.db.execute(sql`analyze messages, joins, join_parts, runs`);
+      }
+      if (Date.now() - prunedAt >= RETENTION_EVERY_MS) {
+        prunedAt = Date.now();
+        const pruned = await pruneRuns(engine.db, { days: engine.config.retentionDays, deadDays: engine.config.deadRetentionDays });
+        if (pruned.runs.length > 0) engine.log.info('runs pruned', { runs: pruned.runs.length, messages: pruned.messages, joinParts: pruned.joinParts });
       }
       const stalled = await detectStalls(engine);
       if (stalled.length > 0) engine.log.warn('runs stalled', { runs: stalled });

@@ -87,7 +87,13 @@ export function RunView({ runId }: { runId: string }) {
       <RunMesh meshId={r.meshId} version={r.meshVersion} memberCounts={r.memberCounts} />
       {r.status === 'done' && <RunOutput output={r.output} name={r.inputName} />}
       <RunToolCalls runId={runId} live={!ended} />
-      <MessageTrail runId={runId} live={!ended} />
+      {r.prunedAt ? (
+        <p className="rounded-md border border-slate-200 bg-slate-50 px-3 py-2 text-sm text-slate-600" data-testid="run-pruned">
+          This run&apos;s message trail was pruned on {formatDateTime(r.prunedAt)} by the retention policy; its counts, output and cause are kept.
+        </p>
+      ) : (
+        <MessageTrail runId={runId} live={!ended} />
+      )}
     </main>
   );
 }
