@@ -21,6 +21,9 @@ const child = spawn(process.execPath, [nextBin, 'start', '-p', port, '-H', '127.
   env: {
     ...process.env,
     DATABASE_URL: '',
+    // BullMQ on the shared Redis, as before the in-process bus existed; E2E_BUS=local runs the
+    // specs on the in-process bus instead (no REDIS_URL: the desktop default).
+    ...(process.env.E2E_BUS === 'local' ? { REDIS_URL: '' } : { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' }),
     TRELLIS_DATA_DIR: dataDir,
     TRELLIS_QUEUE_PREFIX: prefix,
     TRELLIS_ENGINE: 'in-process',

@@ -8,7 +8,10 @@ import { ensureInstalled, ensureRedis, launch, root, run, step, stopRedisSync } 
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 ensureInstalled();
-const redis = await ensureRedis({ persist: true });
+// The embedded database with no REDIS_URL runs the in-process bus (one process, no Redis needed);
+// REDIS_URL set or Postgres mode uses BullMQ on Redis, which every process of the install shares.
+const inProcessBus = !process.env.DATABASE_URL && !process.env.REDIS_URL?.trim();
+const redis = inProcessBus ? { started: false } : await ensureRedis({ persist: true });
 // A redis-server started here is stopped when this process ends, however it ends; one that was
 // running before is left alone.
 if (redis.started) {
@@ -71,6 +74,11 @@ children.push(
   ),
 );
 
+console.log(
+  inProcessBus
+    ? '\nBus: in-process (embedded database, no REDIS_URL); set REDIS_URL to use Redis instead'
+    : `\nBus: Redis at ${redis.host}:${redis.port}`,
+);
 console.log(`\nTrellis is starting on http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`);
 console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (generatedPassword ? ` with the password in ${path.relative(root, passwordFile)} (set TRELLIS_ADMIN_PASSWORD to choose your own)` : ''));
 

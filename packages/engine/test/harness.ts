@@ -163,10 +163,17 @@ export function useTestDb(kind: 'postgres' | 'pglite' = 'pglite'): { readonly db
   };
 }
 
+/**
+ * The bus the matrix runs on: TRELLIS_TEST_BUS=local runs the bus tests on the in-process bus
+ * (kernel/local-bus.ts), anything else (the default) on BullMQ. `npm run test:local-bus` in
+ * packages/engine runs the bus tests that way.
+ */
+export const TEST_BUS: 'redis' | 'local' = process.env.TRELLIS_TEST_BUS === 'local' ? 'local' : 'redis';
+
 /** Opens a fresh, migrated database of the given kind and an engine on its own queue prefix. */
 export async function openWorld(
   kind: 'postgres' | 'pglite',
-  config: Partial<EngineConfig> & Pick<EngineOptions, 'runAgent' | 'security' | 'log'> = {},
+  config: Partial<EngineConfig> & Pick<EngineOptions, 'runAgent' | 'security' | 'log' | 'bus'> = {},
   redisUrl = REDIS_URL,
 ): Promise<TestWorld> {
   const db = await openTestDb(kind);
@@ -175,6 +182,7 @@ export async function openWorld(
   const engine = createEngine({
     db: handle.db,
     redisUrl,
+    bus: TEST_BUS,
     prefix,
     log: silentLogger,
     batchesInFlight: kind === 'pglite' ? 1 : 4,

@@ -42,7 +42,7 @@ const guards = new WeakMap<Engine, SignInGuard>();
 
 function guardFor(engine: Engine): SignInGuard {
   let guard = guards.get(engine);
-  if (!guard) guards.set(engine, (guard = signInGuard(engine.redis, engine.config.prefix)));
+  if (!guard) guards.set(engine, (guard = signInGuard(engine.localBus ? undefined : engine.redis, engine.config.prefix)));
   return guard;
 }
 

@@ -45,6 +45,14 @@ export const messages = pgTable(
     leaseToken: text('lease_token'),
     /** When the lease lapses unless renewed. */
     leaseUntil: timestamp('lease_until', { withTimezone: true }),
+    /** In-process bus only (engine/src/runtime/local-bus.ts): not claimable before this (backoff, a wait). */
+    notBefore: timestamp('not_before', { withTimezone: true }),
+    /** In-process bus only: the delivery claim's expiry (BullMQ's job lock); null when unclaimed. */
+    busUntil: timestamp('bus_until', { withTimezone: true }),
+    /** In-process bus only: failed deliveries so far (BullMQ's attemptsMade). */
+    busTries: integer('bus_tries').notNull().default(0),
+    /** In-process bus only: claims that lapsed with their holder gone (BullMQ's stalled counter). */
+    busStalls: integer('bus_stalls').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     startedAt: timestamp('started_at', { withTimezone: true }),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -61,6 +69,10 @@ export const messages = pgTable(
     // The outbox relay walks pending and running rows by age across all runs.
     index('messages_outbox_idx')
       .on(t.createdAt, t.id)
+      .where(sql`${t.status} in ('pending', 'running')`),
+    // The in-process bus claims open rows of a pool that are due.
+    index('messages_bus_idx')
+      .on(t.pool, t.notBefore)
       .where(sql`${t.status} in ('pending', 'running')`),
   ],
 );

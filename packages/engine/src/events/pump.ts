@@ -1,4 +1,5 @@
 /** Publishing the event outbox on Redis pub/sub (run by the orchestrator every tick). */
+import { publishSignal } from '../kernel/signals';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
@@ -33,7 +34,7 @@ export async function pumpEvents(engine: Engine): Promise<number> {
   if (taken.length === 0) return 0;
   const events: EngineEvent[] = taken.map((e) => ({ kind: e.kind, runId: e.run_id, itemId: e.item_id, meshId: e.mesh_id, status: e.status }));
   events.push({ kind: 'counts.moved' });
-  await engine.redis.publish(eventsChannel(engine.config.prefix), JSON.stringify({ events }));
+  await publishSignal(engine, eventsChannel(engine.config.prefix), JSON.stringify({ events }));
   const ids = `{${taken.map((e) => String(e.id)).join(',')}}`;
   await engine.db.execute(sql`delete from engine_events where id = any(${ids}::bigint[])`);
   return taken.length;

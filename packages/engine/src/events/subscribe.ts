@@ -16,23 +16,29 @@ const hubs = new WeakMap<Engine, Hub>();
 function hubFor(engine: Engine): Hub {
   const existing = hubs.get(engine);
   if (existing) return existing;
+  const listeners = new Set<EventListener>();
+  const channel = eventsChannel(engine.config.prefix);
+  const local = engine.localBus;
+  if (local) {
+    const stop = local.subscribe(channel, (text) => deliver(listeners, text));
+    const hub: Hub = {
+      listeners,
+      ready: Promise.resolve(),
+      close() {
+        hubs.delete(engine);
+        stop();
+        return Promise.resolve();
+      },
+    };
+    hubs.set(engine, hub);
+    return hub;
+  }
   // A connection in subscriber mode can run nothing else, so the hub has its own, shared by every
   // listener of this engine.
   const sub = engine.redis.duplicate();
   sub.on('error', (err: Error) => engine.log.warn('event subscriber error', { error: err.message }));
-  const listeners = new Set<EventListener>();
-  const channel = eventsChannel(engine.config.prefix);
   sub.on('message', (ch: string, text: string) => {
-    if (ch !== channel) return;
-    let events: EngineEvent[];
-    try {
-      const parsed = JSON.parse(text) as { events?: unknown };
-      if (!Array.isArray(parsed.events)) return;
-      events = parsed.events as EngineEvent[];
-    } catch {
-      return;
-    }
-    for (const l of listeners) l(events);
+    if (ch === channel) deliver(listeners, text);
   });
   const hub: Hub = {
     listeners,
@@ -47,9 +53,22 @@ function hubFor(engine: Engine): Hub {
   return hub;
 }
 
+/** Hands a published batch to every listener; unreadable text is dropped. */
+function deliver(listeners: ReadonlySet<EventListener>, text: string): void {
+  let events: EngineEvent[];
+  try {
+    const parsed = JSON.parse(text) as { events?: unknown };
+    if (!Array.isArray(parsed.events)) return;
+    events = parsed.events as EngineEvent[];
+  } catch {
+    return;
+  }
+  for (const l of listeners) l(events);
+}
+
 /**
  * Calls `listener` with every batch of events the engine publishes from now on. One Redis
- * subscriber connection per engine serves all listeners; it closes when the last one leaves.
+ * subscriber connection per engine (or the in-process bus) serves all listeners; it closes when the last one leaves.
  * @returns a function that stops listening.
  * @throws the Redis error when the subscription cannot be made.
  */

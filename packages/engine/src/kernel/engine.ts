@@ -8,6 +8,7 @@ import type { Db } from '@trellis/db/client';
 import { RedisUnreachableError } from './errors';
 import { stderrLogger, type Logger } from './log';
 import { queueName } from './queues';
+import { LocalBus } from './local-bus';
 import type { PlanCache } from '../plan/plan';
 import type { AgentMember } from '@trellis/mesh/schema';
 import { runDemoAgent } from './demo-agent';
@@ -99,6 +100,11 @@ export interface AgentCallContext {
 export interface EngineOptions extends Partial<EngineConfig> {
   db: Db;
   redisUrl: string;
+  /**
+   * Which bus carries messages: `redis` (BullMQ, the default) or `local` (the in-process bus of
+   * kernel/local-bus.ts, for one process on the embedded database; Redis is never contacted).
+   */
+  bus?: 'redis' | 'local';
   log?: Logger;
   /** How agent members run; the built-in demo model only, when absent (see members/agent/demo.ts). */
   runAgent?: AgentRunner;
@@ -122,6 +128,8 @@ export interface Engine {
   readonly guard: Guard;
   /** The queue of a worker pool (created on first use). */
   queue(pool: string): Queue;
+  /** The in-process bus when `bus: 'local'`; then nothing uses `redis` or `queue()`. */
+  readonly localBus: LocalBus | undefined;
   close(): Promise<void>;
 }
 
@@ -152,12 +160,13 @@ const DEFAULTS: EngineConfig = {
  * server can start while Redis is down. Use {@link connectEngine} to fail fast instead.
  */
 export function createEngine(options: EngineOptions): Engine {
-  const { db, redisUrl, log = stderrLogger(), runAgent = demoAgent, security, ...rest } = options;
+  const { db, redisUrl, bus = 'redis', log = stderrLogger(), runAgent = demoAgent, security, ...rest } = options;
   const config: EngineConfig = { ...DEFAULTS };
   for (const [k, v] of Object.entries(rest)) if (v !== undefined) Object.assign(config, { [k]: v });
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 3 });
   redis.on('error', () => undefined); // surfaced by the command that failed; avoids unhandled 'error'
   const queues = new Map<string, Queue>();
+  const localBus = bus === 'local' ? new LocalBus({ db }) : undefined;
   return {
     db,
     redisUrl,
@@ -176,7 +185,9 @@ export function createEngine(options: EngineOptions): Engine {
       }
       return q;
     },
+    localBus,
     async close() {
+      localBus?.close();
       await Promise.all([...queues.values()].map((q) => q.close()));
       queues.clear();
       if (redis.status !== 'end') await redis.quit().catch(() => redis.disconnect());
@@ -278,9 +289,9 @@ export async function warnOnRedisDurability(engine: Engine): Promise<RedisDurabi
   return found;
 }
 
-/** Like {@link createEngine}, but checks Redis first. @throws RedisUnreachableError */
+/** Like {@link createEngine}, but checks Redis first (not for the local bus). @throws RedisUnreachableError */
 export async function connectEngine(options: EngineOptions): Promise<Engine> {
-  await assertRedis(options.redisUrl);
+  if (options.bus !== 'local') await assertRedis(options.redisUrl);
   return createEngine(options);
 }
 

@@ -21,3 +21,12 @@ describe('loadEngineEnv queue prefix', () => {
     for (const bad of ['a:b', '{a', 'a}', '{a}b', '{{a}}', '{}']) expect(() => loadEngineEnv({ TRELLIS_QUEUE_PREFIX: bad })).toThrow(/TRELLIS_QUEUE_PREFIX/);
   });
 });
+
+describe('loadEngineEnv bus', () => {
+  it('runs the in-process bus on the embedded database without REDIS_URL, BullMQ otherwise', () => {
+    expect(loadEngineEnv({}).bus).toBe('local');
+    expect(loadEngineEnv({ REDIS_URL: ' ' }).bus).toBe('local');
+    expect(loadEngineEnv({ REDIS_URL: 'redis://h:6379' })).toMatchObject({ bus: 'redis', redisUrl: 'redis://h:6379' });
+    expect(loadEngineEnv({ DATABASE_URL: 'postgres://x@h/db' })).toMatchObject({ bus: 'redis', redisUrl: 'redis://127.0.0.1:6379' });
+  });
+});

@@ -19,7 +19,11 @@ const EnvSchema = z.object({
     .optional()
     .transform((v) => (v ? v : undefined)),
   TRELLIS_DATA_DIR: z.string().trim().optional(),
-  REDIS_URL: z.string().trim().min(1).default('redis://127.0.0.1:6379'),
+  REDIS_URL: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
   TRELLIS_QUEUE_PREFIX: z
     .string()
     .regex(/^(\{[A-Za-z0-9_.-]+\}|[A-Za-z0-9_.-]+)$/, 'letters, digits, ".", "_" or "-", optionally wrapped in one pair of braces (a Redis Cluster hash tag)')
@@ -51,6 +55,12 @@ export interface EngineEnv {
   /** PGlite data directory, `<repo>/.data/pglite` unless TRELLIS_DATA_DIR says otherwise. */
   dataDir: string;
   redisUrl: string;
+  /**
+   * The bus: `local` (the in-process bus, kernel/local-bus.ts) on the embedded database with no
+   * REDIS_URL set; `redis` (BullMQ) when REDIS_URL is set or on Postgres, where several processes
+   * share the work and only Redis reaches all of them.
+   */
+  bus: 'redis' | 'local';
   /**
    * BullMQ key prefix; tests use their own so queues never mix. Default: `{trellis}` on Postgres (every
    * process of one installation shares it), `{trellis-<8 hex of the data directory>}` on the embedded
@@ -111,7 +121,8 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
   return {
     databaseUrl: e.DATABASE_URL,
     dataDir,
-    redisUrl: e.REDIS_URL,
+    redisUrl: e.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    bus: !e.DATABASE_URL && !e.REDIS_URL ? 'local' : 'redis',
     queuePrefix: e.TRELLIS_QUEUE_PREFIX ?? defaultPrefix(e.DATABASE_URL, dataDir),
     queuePrefixSet: e.TRELLIS_QUEUE_PREFIX !== undefined,
     maxDepth: e.TRELLIS_MAX_DEPTH,

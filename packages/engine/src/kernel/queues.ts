@@ -42,6 +42,8 @@ export function jobKey(prefix: string, pool: string, jobId: string): string {
 export interface QueueHost {
   readonly config: { readonly attempts: number; readonly backoffMs: number };
   queue(pool: string): Pick<Queue, 'addBulk'>;
+  /** Set in the single-process mode: messages go there instead of to BullMQ (kernel/local-bus.ts). */
+  readonly localBus?: { enqueue(items: readonly Outgoing[]): Promise<void> } | undefined;
 }
 
 /**
@@ -66,6 +68,7 @@ export const ENQUEUE_CHUNK = 500;
  * A message whose job already exists is a no-op (same jobId).
  */
 export async function enqueue(engine: QueueHost, items: readonly Outgoing[]): Promise<void> {
+  if (engine.localBus) return engine.localBus.enqueue(items);
   const byPool = new Map<string, Outgoing[]>();
   for (const it of items) {
     const list = byPool.get(it.pool);

@@ -6,6 +6,7 @@
  * live-update channel (runtime/worker.ts) and through their lease renewals (process/lease.ts), and
  * abort the step's signal (HTTP and agent calls, SQL queries, code sandboxes, MCP tool calls).
  */
+import { publishSignal } from '../kernel/signals';
 import { RUN_STATUSES } from '@trellis/db/schema/statuses';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
@@ -77,7 +78,7 @@ export async function cancelRun(engine: Engine, input: CancelRunInput): Promise<
 export async function announceRunEnds(engine: Engine, events: readonly EngineEvent[]): Promise<void> {
   if (events.length === 0) return;
   try {
-    await engine.redis.publish(eventsChannel(engine.config.prefix), JSON.stringify({ events }));
+    await publishSignal(engine, eventsChannel(engine.config.prefix), JSON.stringify({ events }));
   } catch (err) {
     engine.log.warn('could not announce run ends now; the event outbox carries them', { error: err instanceof Error ? err.message : String(err) });
   }

@@ -27,6 +27,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
     const engine = await connectEngine({
       db: handle.db,
       redisUrl: env.redisUrl,
+      bus: env.bus,
       prefix: env.queuePrefix,
       maxDepth: env.maxDepth,
       attempts: env.attempts,
@@ -54,7 +55,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       },
       ...(options.log ? { log: options.log } : {}),
     });
-    await warnOnRedisDurability(engine);
+    if (env.bus === 'redis') await warnOnRedisDurability(engine);
     // A prefix belongs to one database: refuse to work another install's queues.
     await bindQueuePrefix(engine, { takeOver: handle.kind === 'pglite' && !env.queuePrefixSet });
     return {

@@ -51,6 +51,8 @@ export async function installId(engine: Engine): Promise<string> {
  */
 export async function bindQueuePrefix(engine: Engine, options: { takeOver?: boolean } = {}): Promise<string> {
   const mine = await installId(engine);
+  // The in-process bus shares no queues with anyone: there is no prefix to claim.
+  if (engine.localBus) return mine;
   const key = installKey(engine.config.prefix);
   if ((await engine.redis.set(key, mine, 'NX')) === 'OK') return mine;
   const owner = await engine.redis.get(key);

@@ -1,7 +1,8 @@
 /**
  * A worker for one pool: a BullMQ Worker whose processor hands each delivered message to the
  * batcher, then turns the outcome into BullMQ's language (return = ack, throw = retry,
- * UnrecoverableError = no more attempts).
+ * UnrecoverableError = no more attempts). On the in-process bus the same batcher is fed from the
+ * message rows instead (runtime/local-worker.ts).
  */
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
@@ -13,6 +14,7 @@ import type { Delivery } from '../process/claim';
 import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
 import type { Outcome } from '../process/types';
 import type { Engine } from '../kernel/engine';
+import { startLocalWorker } from './local-worker';
 
 /** Options for {@link startWorker}. */
 export interface WorkerOptions {
@@ -52,7 +54,8 @@ export interface RunningWorker {
 export function startWorker(engine: Engine, options: WorkerOptions = {}): RunningWorker {
   const pool = options.pool ?? 'default';
   const concurrency = options.concurrency ?? 64;
-  const connection = new Redis(engine.redisUrl, { maxRetriesPerRequest: null });
+  // On the in-process bus (runtime/local-worker.ts) this connection is never opened.
+  const connection = new Redis(engine.redisUrl, engine.localBus ? { maxRetriesPerRequest: null, lazyConnect: true } : { maxRetriesPerRequest: null });
   const lane = new HeavyLane(engine);
   const batcher = new Batcher<Delivery, Outcome>(
     (items) =>
@@ -62,8 +65,9 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
       }),
     { maxBatch: Math.max(concurrency, 1), maxInFlight: engine.config.batchesInFlight },
   );
+  const local = engine.localBus ? startLocalWorker(engine, engine.localBus, pool, concurrency, lane, batcher) : undefined;
   connection.on('error', () => undefined); // the Worker reports connection trouble through its own 'error'
-  const worker = new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), {
+  const worker = local ? undefined : new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), {
     connection,
     prefix: engine.config.prefix,
     concurrency,
@@ -71,8 +75,8 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
     stalledInterval: engine.config.stalledIntervalMs,
     maxStalledCount: engine.config.maxStalledCount,
   });
-  worker.on('error', (err) => engine.log.error('worker error', { pool, error: err.message }));
-  worker.on('failed', (job, err) => engine.log.info('delivery failed', { pool, job: job?.id, error: err.message }));
+  worker?.on('error', (err) => engine.log.error('worker error', { pool, error: err.message }));
+  worker?.on('failed', (job, err) => engine.log.info('delivery failed', { pool, job: job?.id, error: err.message }));
   // A run that ends (failed, or cancelled by a person) stops its steps running here. The events come
   // from the orchestrator's pump; a lease renewal that reads the run's end is the fallback.
   const unsubscribe = subscribeEvents(engine, (events) => {
@@ -87,10 +91,11 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   return {
     pool,
     async close() {
-      await worker.close();
+      await (worker ?? local)?.close();
       await (await unsubscribe)?.();
       lane.leases.close();
-      await connection.quit().catch(() => connection.disconnect());
+      if (local) connection.disconnect();
+      else await connection.quit().catch(() => connection.disconnect());
     },
   };
 }

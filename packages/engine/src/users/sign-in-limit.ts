@@ -13,7 +13,7 @@
  * impossible; spread over many addresses, at most 100 are checked.
  */
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Db } from '@trellis/db/client';
 import { recordAudit } from '../audit/append';
 import { EngineError } from '../kernel/errors';
@@ -60,10 +60,15 @@ export interface SignInGuard {
   signIn(db: Db, input: { email: string; password: string; address: string }): Promise<SignedInUser | null>;
 }
 
-/** Builds the guard on `redis`; `prefix` keeps installs (and tests) sharing one Redis apart. */
-export function signInGuard(redis: Redis, prefix: string, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): SignInGuard {
-  const make = (points: number, name: string) =>
-    new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:signin:${name}`, points, duration: limits.windowSeconds, blockDuration: limits.blockSeconds });
+/**
+ * Builds the guard on `redis`; `prefix` keeps installs (and tests) sharing one Redis apart. With
+ * `redis` undefined (the single-process mode, no Redis) the counts are kept in this process's memory.
+ */
+export function signInGuard(redis: Redis | undefined, prefix: string, limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS): SignInGuard {
+  const make = (points: number, name: string) => {
+    const settings = { keyPrefix: `${prefix}:signin:${name}`, points, duration: limits.windowSeconds, blockDuration: limits.blockSeconds };
+    return redis ? new RateLimiterRedis({ storeClient: redis, ...settings }) : new RateLimiterMemory(settings);
+  };
   const byPair = make(limits.perPair, 'pair');
   const byAccount = make(limits.perAccount, 'account');
   const byAddress = make(limits.perAddress, 'address');
@@ -91,7 +96,7 @@ export function signInGuard(redis: Redis, prefix: string, limits: SignInLimits =
   };
 }
 
-async function take(limiter: RateLimiterRedis, key: string, scope: SignInLimitScope): Promise<void> {
+async function take(limiter: RateLimiterAbstract, key: string, scope: SignInLimitScope): Promise<void> {
   try {
     await limiter.consume(key);
   } catch (err) {

@@ -1,5 +1,6 @@
 /**
- * Waking long-polling claims when a service gets a job: Redis pub/sub on `<prefix>:svc:<name>`.
+ * Waking long-polling claims when a service gets a job: pub/sub on `<prefix>:svc:<name>` (Redis, or
+ * the in-process bus in the single-process mode).
  * Pub/sub, not BLPOP: one new job should wake every waiting claim of the service (only one wins the
  * row, the others go back to waiting), and a token list would pile up tokens while nobody waits.
  * A publish nobody hears is harmless because the database is the truth: a claim always queries the
@@ -8,6 +9,7 @@
  */
 import { Redis } from 'ioredis';
 import type { Engine } from '../../kernel/engine';
+import { publishSignal } from '../../kernel/signals';
 
 /** Longest a waiting claim goes without querying the jobs table, in ms. */
 export const RECHECK_MS = 2_000;
@@ -19,7 +21,7 @@ function channel(engine: Engine, service: string): string {
 /** Tells waiting claims of these services that jobs arrived. Never throws (the claims re-check anyway). */
 export async function announceJobs(engine: Engine, serviceNames: Iterable<string>): Promise<void> {
   for (const name of new Set(serviceNames)) {
-    await engine.redis.publish(channel(engine, name), '1').catch(() => undefined);
+    await publishSignal(engine, channel(engine, name), '1').catch(() => undefined);
   }
 }
 
@@ -35,14 +37,15 @@ export interface WakeSubscription {
  * can do nothing else). Resolves once subscribed; if Redis is away, waiting falls back to a timer.
  */
 export async function subscribeJobs(engine: Engine, service: string): Promise<WakeSubscription> {
+  const pings = pingWaiter();
+  const local = engine.localBus;
+  if (local) {
+    const stop = local.subscribe(channel(engine, service), pings.hear);
+    return { wait: pings.wait, close: stop };
+  }
   const sub = new Redis(engine.redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
   sub.on('error', () => undefined);
-  let pinged = false;
-  let wake: (() => void) | undefined;
-  sub.on('message', () => {
-    pinged = true;
-    wake?.();
-  });
+  sub.on('message', pings.hear);
   try {
     await sub.connect();
     await sub.subscribe(channel(engine, service));
@@ -50,6 +53,22 @@ export async function subscribeJobs(engine: Engine, service: string): Promise<Wa
     // Redis away: the claim still works, by re-checking the table on the timer.
   }
   return {
+    wait: pings.wait,
+    close() {
+      sub.disconnect();
+    },
+  };
+}
+
+/** Remembers an announcement heard while nobody waited, and ends the current wait on one. */
+function pingWaiter(): { hear: () => void; wait: WakeSubscription['wait'] } {
+  let pinged = false;
+  let wake: (() => void) | undefined;
+  return {
+    hear() {
+      pinged = true;
+      wake?.();
+    },
     wait(ms, signal) {
       if (pinged) {
         pinged = false;
@@ -67,9 +86,6 @@ export async function subscribeJobs(engine: Engine, service: string): Promise<Wa
         signal?.addEventListener('abort', done, { once: true });
         wake = done;
       });
-    },
-    close() {
-      sub.disconnect();
     },
   };
 }

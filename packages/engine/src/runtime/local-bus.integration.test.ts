@@ -1,0 +1,76 @@
+/**
+ * The in-process bus's own rules (kernel/local-bus.ts, runtime/local-worker.ts), which have no
+ * BullMQ counterpart to share a test with: claims left by a dead process are handed back at start
+ * and counted as a stall; a message whose holder died more than `maxStalledCount` times is
+ * dead-lettered with the stalled reason; failed deliveries back off by `not_before`.
+ */
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { saveOrThrow, useWorlds } from '../../test/harness';
+import { rows } from '../kernel/sql';
+import { listMessages } from '../runs/list-messages';
+import { startRun } from '../runs/start-run';
+import { waitForRun } from '../runs/wait-run';
+
+const ONE = {
+  format: 'trellis.mesh/v1',
+  name: 'one',
+  members: [{ id: 'head', kind: 'workflow', head: true, steps: [{ type: 'pass' }] }],
+  channels: [],
+};
+
+const FAILING = {
+  format: 'trellis.mesh/v1',
+  name: 'failing',
+  members: [
+    { id: 'head', kind: 'workflow', head: true, steps: [{ type: 'map', fields: { count: 'text' } }] },
+    { id: 'cut', kind: 'workflow', steps: [{ type: 'split', by: 'word', field: 'missing' }] },
+  ],
+  channels: [{ from: 'head', to: 'cut' }],
+};
+
+describe('the in-process bus', () => {
+  const worlds = useWorlds();
+
+  it('hands back a claim a dead process left, counting one stall, and the run finishes', async () => {
+    const world = await worlds.open({ bus: 'local' });
+    const meshId = await saveOrThrow(world, ONE);
+    const { runId } = await startRun(world.engine, { meshId, input: { text: 'x' } });
+    // As if a process claimed it for an hour and was killed.
+    await world.engine.db.execute(sql`update messages set bus_until = now() + interval '1 hour' where run_id = ${runId}`);
+    worlds.start(world);
+    const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
+    expect(view.status).toBe('done');
+    const [m] = await rows<{ bus_stalls: number }>(world.engine.db, sql`select bus_stalls from messages where run_id = ${runId}`);
+    expect(m?.bus_stalls).toBe(1);
+  }, 60_000);
+
+  it('dead-letters a message whose holders died more than maxStalledCount times', async () => {
+    const world = await worlds.open({ bus: 'local', maxStalledCount: 1 });
+    const meshId = await saveOrThrow(world, ONE);
+    const { runId } = await startRun(world.engine, { meshId, input: { text: 'x' } });
+    await world.engine.db.execute(sql`update messages set bus_until = now() - interval '1 second', bus_stalls = 1 where run_id = ${runId}`);
+    worlds.start(world);
+    const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
+    expect(view).toMatchObject({ status: 'failed', cause: 'step_code_failed' });
+    const dead = await listMessages(world.engine.db, { runId, status: 'dead' });
+    expect(dead.items[0]?.error).toContain('the worker handling it died 2 times');
+  }, 60_000);
+
+  it('backs a failing delivery off exponentially and dead-letters it after the last attempt', async () => {
+    const world = await worlds.open({ bus: 'local', backoffMs: 400, attempts: 3 });
+    const meshId = await saveOrThrow(world, FAILING);
+    worlds.start(world);
+    const started = Date.now();
+    const { runId } = await startRun(world.engine, { meshId, input: { text: 'a b' } });
+    const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
+    expect(view.status).toBe('failed');
+    // Two waits between three deliveries: 400 ms, then 800 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_200);
+    const [m] = await rows<{ bus_tries: number; attempts: number; bus_until: string | null }>(
+      world.engine.db,
+      sql`select bus_tries, attempts, bus_until::text from messages where run_id = ${runId} and member = 'cut'`,
+    );
+    expect(m).toEqual({ bus_tries: 3, attempts: 3, bus_until: null });
+  }, 60_000);
+});

@@ -1,0 +1,195 @@
+/**
+ * A worker for one pool on the in-process bus (kernel/local-bus.ts): the same batcher, heavy lane,
+ * retries, dead-letter and lease rules as the BullMQ worker (runtime/worker.ts), with the message
+ * rows as the queue. It claims due rows of its pool with `FOR UPDATE SKIP LOCKED`, holding each
+ * under `bus_until` (renewed at half of `lockDurationMs` while in hand, like a BullMQ lock), and
+ * turns each outcome into the row's bus state: ack = released, retry = `not_before` after an
+ * exponential backoff of `backoffMs · 2^tries`, wait = `not_before` at the lease's end, last
+ * attempt or unretryable = dead-lettered. A claim that finds a row whose previous holder went away
+ * counts a stall; more than `maxStalledCount` stalls dead-letters the message (as the relay does
+ * for a job BullMQ failed after lost locks). It sleeps until woken by an enqueue, a freed slot or a
+ * due time it set itself, with a slow poll ({@link BACKSTOP_MS}) as the backstop.
+ */
+import { z } from 'zod';
+import { sql } from 'drizzle-orm';
+import type { Batcher } from '../process/batcher';
+import type { HeavyLane } from '../process/batch';
+import type { Delivery } from '../process/claim';
+import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
+import type { Outcome } from '../process/types';
+import type { Engine } from '../kernel/engine';
+import type { LocalBus } from '../kernel/local-bus';
+import { rows, textArray } from '../kernel/sql';
+import { msgStatuses } from '../kernel/statuses';
+import { stalledOut } from './relay';
+
+/** Longest the worker sleeps without looking for due rows, in ms. */
+export const BACKSTOP_MS = 1_000;
+
+const Claimed = z.object({ id: z.string(), run_id: z.string(), member: z.string(), bus_tries: z.number(), bus_stalls: z.number() });
+type Claimed = z.output<typeof Claimed>;
+
+/** Starts serving `pool` from the rows; resolves `close()` once the messages in hand are finished. */
+export function startLocalWorker(
+  engine: Engine,
+  bus: LocalBus,
+  pool: string,
+  concurrency: number,
+  lane: HeavyLane,
+  batcher: Batcher<Delivery, Outcome>,
+): { close(): Promise<void> } {
+  const held = new Set<string>();
+  const inFlight = new Set<Promise<void>>();
+  let stopped = false;
+  let kick: (() => void) | undefined;
+  let woken = false;
+  const wake = () => {
+    woken = true;
+    kick?.();
+  };
+  const stopWake = bus.onWake(pool, wake);
+  const lockMs = engine.config.lockDurationMs;
+  const renew = setInterval(() => {
+    if (held.size === 0) return;
+    engine.db
+      .execute(sql`update messages set bus_until = now() + make_interval(secs => ${lockMs / 1000}) where id = any(${textArray([...held])}) and bus_until is not null`)
+      .catch((err: unknown) => engine.log.warn('bus claim renewal failed', { pool, error: String(err) }));
+  }, Math.max(lockMs / 2, 50));
+
+  const later = (at: number) => {
+    const t = setTimeout(() => bus.wake(pool), Math.max(at - Date.now(), 0));
+    t.unref();
+  };
+
+  const claim = async (n: number): Promise<Claimed[]> =>
+    rows(
+      engine.db,
+      sql`with c as (
+            select id, bus_until is not null as stalled from messages
+             where pool = ${pool} and status in ${msgStatuses('pending', 'running')}
+               and (not_before is null or not_before <= now())
+               and (bus_until is null or bus_until < now())
+             limit ${n} for update skip locked)
+          update messages m set bus_until = now() + make_interval(secs => ${lockMs / 1000}), bus_stalls = m.bus_stalls + c.stalled::int
+            from c where m.id = c.id
+        returning m.id, m.run_id, m.member, m.bus_tries, m.bus_stalls`,
+      Claimed,
+    );
+
+  // A row still open after an ack (its run ended) is finished as far as the bus goes (an enqueue of
+  // it makes it a fresh job again); a done row is never claimed, so acks need one statement a batch.
+  const acks = new Coalescer(async (ids) => {
+    await engine.db.execute(
+      sql`update messages set bus_until = null, not_before = 'infinity' where id = any(${textArray(ids)}) and status in ${msgStatuses('pending', 'running')}`,
+    );
+  });
+
+  const settle = async (m: Claimed, set: ReturnType<typeof sql>): Promise<void> => {
+    await engine.db.execute(sql`update messages set ${set} where id = ${m.id}`);
+  };
+
+  const handle = async (m: Claimed): Promise<void> => {
+    if (m.bus_stalls > engine.config.maxStalledCount) {
+      await deadLetter(engine, m.id, new Error(stalledOut(m.bus_stalls)));
+      await settle(m, sql`bus_until = null`);
+      return;
+    }
+    const outcome = await batcher.submit(m.id, { messageId: m.id, runId: m.run_id, member: m.member });
+    if (outcome.kind === 'ack') {
+      await acks.add(m.id);
+      return;
+    }
+    if (outcome.kind === 'wait') {
+      const at = Math.max(outcome.until, Date.now()) + 100;
+      await settle(m, sql`bus_until = null, not_before = to_timestamp(${at / 1000})`);
+      later(at);
+      return;
+    }
+    const err = outcome.error;
+    const lastAttempt = m.bus_tries + 1 >= engine.config.attempts;
+    if (lastAttempt || !isRetryable(err)) {
+      if (await deadLetter(engine, m.id, err, undefined, outcome.leaseToken)) lane.leases.abortRun(m.run_id, 'failed');
+      await settle(m, sql`bus_until = null, bus_tries = bus_tries + 1`);
+      engine.log.info('delivery failed', { pool, job: m.id, error: err.message });
+      return;
+    }
+    await releaseForRetry(engine, m.id, err, outcome.leaseToken);
+    const delay = engine.config.backoffMs * 2 ** m.bus_tries;
+    await settle(m, sql`bus_until = null, bus_tries = bus_tries + 1, not_before = now() + make_interval(secs => ${delay / 1000})`);
+    later(Date.now() + delay);
+    engine.log.info('delivery failed', { pool, job: m.id, error: err.message });
+  };
+
+  const start = (m: Claimed) => {
+    held.add(m.id);
+    const p: Promise<void> = handle(m)
+      .catch((err: unknown) => engine.log.error('worker error', { pool, error: err instanceof Error ? err.message : String(err) }))
+      .finally(() => {
+        held.delete(m.id);
+        inFlight.delete(p);
+        wake();
+      });
+    inFlight.add(p);
+  };
+
+  const loop = async () => {
+    await bus.recoverClaims();
+    while (!stopped) {
+      woken = false;
+      const free = concurrency - inFlight.size;
+      let got = 0;
+      if (free > 0) {
+        try {
+          const claimed = await claim(free);
+          got = claimed.length;
+          for (const m of claimed) start(m);
+        } catch (err) {
+          engine.log.error('worker error', { pool, error: err instanceof Error ? err.message : String(err) });
+        }
+      }
+      if (stopped) break;
+      if (got > 0 && got === free) continue;
+      if (woken) continue;
+      await new Promise<void>((resolve) => {
+        const t = setTimeout(done, BACKSTOP_MS);
+        function done() {
+          clearTimeout(t);
+          kick = undefined;
+          resolve();
+        }
+        kick = done;
+      });
+    }
+  };
+  const running = loop().catch((err: unknown) => engine.log.error('worker error', { pool, error: err instanceof Error ? err.message : String(err) }));
+
+  return {
+    async close() {
+      stopped = true;
+      kick?.();
+      await running;
+      while (inFlight.size > 0) await Promise.all([...inFlight]);
+      stopWake();
+      clearInterval(renew);
+    },
+  };
+}
+
+/** Gathers the ids added in one turn of the event loop and writes them with one call. */
+class Coalescer {
+  private pending: string[] = [];
+  private flushing: Promise<void> | undefined;
+
+  constructor(private readonly write: (ids: string[]) => Promise<void>) {}
+
+  add(id: string): Promise<void> {
+    this.pending.push(id);
+    this.flushing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const ids = this.pending;
+      this.pending = [];
+      this.flushing = undefined;
+      await this.write(ids);
+    });
+    return this.flushing;
+  }
+}
