@@ -14,7 +14,7 @@ const TESTS: Record<string, string[]> = {
   'dead-letter': ['process/dead-letter', 'process/dead-letter-outcome', 'process/guards', 'runs/failures'],
   // Heavy messages (claimHeavy, completeHeavy) and a light step that throws (reopenFailed) need lease and dead-letter.
   claim: ['process/claim', 'process/commit', 'process/join', 'process/lease', 'process/dead-letter'],
-  relay: ['runtime/relay'],
+  relay: ['runtime/relay', 'runtime/relay-repair'],
 };
 const picked = (process.env.TRELLIS_MUTATE ?? Object.keys(TESTS).join(',')).split(',').map((m) => m.trim());
 
