@@ -8,7 +8,7 @@ import { defineConfig } from 'vitest/config';
  */
 const TESTS: Record<string, string[]> = {
   join: ['process/join', 'process/filtered', 'process/commit'],
-  finalize: ['runs/failures', 'process/filtered', 'process/claim'],
+  finalize: ['runs/failures', 'process/filtered', 'process/claim', 'process/run-end'],
   // `process/route.test` is a unit test (pure routing on a compiled plan), the rest integration tests.
   route: ['process/route.test', 'process/guards', 'process/filtered', 'runs/routing'],
   'dead-letter': ['process/dead-letter', 'process/dead-letter-outcome', 'process/guards', 'runs/failures'],
