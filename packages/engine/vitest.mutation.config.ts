@@ -7,7 +7,7 @@ import { defineConfig } from 'vitest/config';
  * run unmutated code. A name ending in `.test` is a unit test file; any other is `<name>.integration.test.ts`.
  */
 const TESTS: Record<string, string[]> = {
-  join: ['process/join', 'process/filtered', 'process/commit'],
+  join: ['process/join', 'process/join-skips', 'process/filtered', 'process/commit'],
   finalize: ['runs/failures', 'process/filtered', 'process/claim', 'process/run-end'],
   // `process/route.test` is a unit test (pure routing on a compiled plan), the rest integration tests.
   route: ['process/route.test', 'process/guards', 'process/filtered', 'runs/routing'],
