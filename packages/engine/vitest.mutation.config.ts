@@ -7,14 +7,14 @@ import { defineConfig } from 'vitest/config';
  * run unmutated code. A name ending in `.test` is a unit test file; any other is `<name>.integration.test.ts`.
  */
 const TESTS: Record<string, string[]> = {
-  join: ['process/join', 'process/filtered', 'process/commit'],
-  finalize: ['runs/failures', 'process/filtered', 'process/claim'],
+  join: ['process/join', 'process/join-skips', 'process/filtered', 'process/commit'],
+  finalize: ['runs/failures', 'process/filtered', 'process/claim', 'process/run-end'],
   // `process/route.test` is a unit test (pure routing on a compiled plan), the rest integration tests.
   route: ['process/route.test', 'process/guards', 'process/filtered', 'runs/routing'],
   'dead-letter': ['process/dead-letter', 'process/dead-letter-outcome', 'process/guards', 'runs/failures'],
   // Heavy messages (claimHeavy, completeHeavy) and a light step that throws (reopenFailed) need lease and dead-letter.
   claim: ['process/claim', 'process/commit', 'process/join', 'process/lease', 'process/dead-letter'],
-  relay: ['runtime/relay'],
+  relay: ['runtime/relay', 'runtime/relay-repair'],
 };
 const picked = (process.env.TRELLIS_MUTATE ?? Object.keys(TESTS).join(',')).split(',').map((m) => m.trim());
 
