@@ -15,7 +15,12 @@ import { Palette } from './palette';
 import { RunStarter } from './run-starter';
 import { SidePanel } from './side-panel';
 import { Toolbar } from './toolbar';
+import type { Pasted } from './fragment';
+import { LeaveGuard } from './leave-guard';
+import { useClipboard, type ClipboardOutcome } from './use-clipboard';
+import { useHistory } from './use-history';
 import { useMeshEditor } from './use-mesh-editor';
+import { useShortcuts } from './use-shortcuts';
 import { useSave } from './use-save';
 import { useValidation } from './use-validation';
 
@@ -40,11 +45,28 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
   const validation = useValidation(editor.mesh);
   const saver = useSave(meshId, version, editor.mesh);
   const [notice, setNotice] = useState<Notice | null>(null);
-  const { select, edges } = editor;
+  const { select, edges, replace } = editor;
   const flow = useReactFlow();
   // Operators and viewers see the mesh as it is: no palette, no save, settings read only.
   const canDesign = useCan('design');
   const canRun = useCan('run');
+  const history = useHistory(editor.mesh, editor.nodes.some((n) => n.dragging), replace);
+  const applyPaste = useCallback((p: Pasted) => replace(p.mesh, p.ids), [replace]);
+  const clipboard = useClipboard(editor.mesh, applyPaste);
+  const selectedIds = useMemo(() => editor.nodes.filter((n) => n.selected).map((n) => n.id), [editor.nodes]);
+  const shortcuts = useMemo(() => {
+    const tell = (o: ClipboardOutcome | null) => o && setNotice({ tone: o.ok ? 'info' : 'error', message: o.message });
+    const copy = () => void clipboard.copy(selectedIds).then(tell);
+    if (!canDesign) return { copy };
+    return {
+      copy,
+      undo: history.undo,
+      redo: history.redo,
+      paste: () => void clipboard.paste().then(tell),
+      duplicate: () => void clipboard.duplicate(selectedIds),
+    };
+  }, [canDesign, clipboard, history.undo, history.redo, selectedIds]);
+  useShortcuts(shortcuts);
 
   const overlay: CanvasOverlay = useMemo(
     () => ({ ...groupFindings(validation.findings), readOnly: !canDesign, onChannelClick: (edgeId) => select({ kind: 'channel', edgeId }) }),
@@ -99,9 +121,10 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
     <CanvasOverlayContext.Provider value={overlay}>
       <div className="flex h-[calc(100vh-3rem)] flex-col" data-testid="mesh-editor">
         <Toolbar name={editor.meta.name} version={saver.baseVersion} dirty={saver.dirty} saving={saver.saving} canEdit={canDesign}
-          onSave={() => void saver.save()} onExport={() => downloadMesh(editor.mesh)} onImport={(f) => void onImport(f)} onLayout={onLayout}>
+          onSave={() => void saver.save()} onExport={() => downloadMesh(editor.mesh)} onImport={(f) => void onImport(f)} onLayout={onLayout} history={history}>
           {canRun && <RunStarter meshId={meshId} version={saver.baseVersion} dirty={saver.dirty} onRefused={onRunRefused} />}
         </Toolbar>
+        {canDesign && <LeaveGuard dirty={saver.dirty} onSave={saver.save} />}
         <Notices save={saver.outcome} notice={notice} onDismissSave={saver.dismiss} onDismissNotice={() => setNotice(null)}
           onReload={() => void onReload()} onExport={() => downloadMesh(editor.mesh)} />
         <div className="flex min-h-0 flex-1">

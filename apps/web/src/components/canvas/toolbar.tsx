@@ -11,13 +11,15 @@ interface Props {
   onExport: () => void;
   onImport: (file: File) => void;
   onLayout: () => void;
+  /** Undo and redo over every canvas edit (see history.ts). */
+  history: { canUndo: boolean; canRedo: boolean; undo: () => void; redo: () => void };
   /** False for roles that may not edit meshes: only export (and what `children` offers) is shown. */
   canEdit: boolean;
   children?: ReactNode;
 }
 
 /** The mesh's name and version, and what can be done with it: save, export, import, tidy, run. */
-export function Toolbar({ name, version, dirty, saving, onSave, onExport, onImport, onLayout, canEdit, children }: Props) {
+export function Toolbar({ name, version, dirty, saving, onSave, onExport, onImport, onLayout, history, canEdit, children }: Props) {
   const file = useRef<HTMLInputElement>(null);
   return (
     <div className="flex flex-wrap items-center gap-2 border-b border-slate-200 bg-white px-4 py-2" data-testid="toolbar">
@@ -32,6 +34,10 @@ export function Toolbar({ name, version, dirty, saving, onSave, onExport, onImpo
         {!canEdit && <span className="text-xs text-slate-500" data-testid="mesh-read-only">read only for your role</span>}
         {canEdit && (
           <>
+            <button type="button" className={buttonClass.ghost} onClick={history.undo} disabled={!history.canUndo}
+              aria-label="Undo" title="Undo (Ctrl+Z)" data-testid="mesh-undo">↶ Undo</button>
+            <button type="button" className={buttonClass.ghost} onClick={history.redo} disabled={!history.canRedo}
+              aria-label="Redo" title="Redo (Shift+Ctrl+Z or Ctrl+Y)" data-testid="mesh-redo">↷ Redo</button>
             <button type="button" className={buttonClass.ghost} onClick={onLayout} data-testid="mesh-layout">Auto-layout</button>
             <button type="button" className={buttonClass.ghost} onClick={() => file.current?.click()} data-testid="mesh-import-canvas">Import</button>
             <input ref={file} type="file" accept=".json,application/json" className="hidden" data-testid="mesh-import-canvas-file"

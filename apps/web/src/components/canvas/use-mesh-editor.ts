@@ -35,12 +35,13 @@ export function useMeshEditor(initial: Mesh) {
     [setNodes, setEdges],
   );
 
-  /** Replaces everything the canvas shows (an imported file). */
+  /** Replaces everything the canvas shows (an imported file, an undo step, a paste), selecting `selected` members. */
   const replace = useCallback(
-    (next: Mesh) => {
+    (next: Mesh, selected: readonly string[] = []) => {
       const flow = meshToFlow(next);
       setMeta({ name: next.name, description: next.description });
-      setNodes(flow.nodes);
+      const chosen = new Set(selected);
+      setNodes(chosen.size ? flow.nodes.map((n) => (chosen.has(n.id) ? { ...n, selected: true } : n)) : flow.nodes);
       setEdges(flow.edges);
     },
     [setNodes, setEdges],

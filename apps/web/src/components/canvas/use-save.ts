@@ -25,7 +25,8 @@ export function useSave(meshId: string, initialVersion: number, mesh: Mesh) {
   const mutation = useMutation(trpc.meshes.save.mutationOptions());
   const text = JSON.stringify(mesh);
 
-  async function save() {
+  /** Saves the canvas as a new version; resolves true when the server took it. */
+  async function save(): Promise<boolean> {
     setOutcome(null);
     try {
       const res = await mutation.mutateAsync({ meshId, baseVersion, definition: mesh });
@@ -34,6 +35,7 @@ export function useSave(meshId: string, initialVersion: number, mesh: Mesh) {
         setSavedText(text);
         setOutcome({ kind: 'saved', version: res.version, unchanged: res.unchanged });
         await queryClient.invalidateQueries(trpc.meshes.list.queryFilter());
+        return true;
       } else if (res.reason === 'conflict') {
         setOutcome({ kind: 'conflict', latestVersion: res.latestVersion });
       } else {
@@ -42,6 +44,7 @@ export function useSave(meshId: string, initialVersion: number, mesh: Mesh) {
     } catch (err) {
       setOutcome({ kind: 'error', message: errorMessage(err) });
     }
+    return false;
   }
 
   return { baseVersion, dirty: text !== savedText, outcome, saving: mutation.isPending, save, dismiss: () => setOutcome(null) };
