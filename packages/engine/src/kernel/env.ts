@@ -32,6 +32,8 @@ const EnvSchema = z.object({
   TRELLIS_STALLED_INTERVAL_MS: intFrom(15_000),
   TRELLIS_MAX_STALLED_COUNT: intFrom(1),
   TRELLIS_LEASE_MS: z.coerce.number().int().positive().optional(),
+  TRELLIS_INLINE_MAX: z.coerce.number().int().min(0).default(25_000),
+  TRELLIS_INLINE_LEASE_MS: z.coerce.number().int().positive().default(10_000),
   TRELLIS_SECRETS_KEY: z.string().trim().optional(),
   TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
   TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
@@ -72,6 +74,10 @@ export interface EngineEnv {
   maxStalledCount: number;
   /** A heavy message's lease without renewal (TRELLIS_LEASE_MS; default twice the lock, see process/lease.ts). */
   leaseMs: number;
+  /** Most light messages a worker keeps inline (TRELLIS_INLINE_MAX, default 25 000; 0 = off; see process/inline-lane.ts). */
+  inlineMax: number;
+  /** An inline message's row lease without renewal, ms (TRELLIS_INLINE_LEASE_MS, default 10 000). */
+  inlineLeaseMs: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
   /** TRELLIS_SECRETS_KEY: the secrets store's key as text (64 hex or base64 of 32 bytes), when set. */
@@ -112,6 +118,8 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     stalledIntervalMs: e.TRELLIS_STALLED_INTERVAL_MS,
     maxStalledCount: e.TRELLIS_MAX_STALLED_COUNT,
     leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
+    inlineMax: e.TRELLIS_INLINE_MAX,
+    inlineLeaseMs: e.TRELLIS_INLINE_LEASE_MS,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     secretsKeyText: e.TRELLIS_SECRETS_KEY,
     secretsKeyFile: resolve(e.TRELLIS_SECRETS_KEY_FILE ?? resolve(dataDir, '..', 'secrets.key')),

@@ -35,6 +35,8 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       stalledIntervalMs: env.stalledIntervalMs,
       maxStalledCount: env.maxStalledCount,
       leaseMs: env.leaseMs,
+      inlineMax: env.inlineMax,
+      inlineLeaseMs: env.inlineLeaseMs,
       crashAfterCommit: env.crashAfterCommit,
       // The embedded database runs one statement at a time; more batches in flight only queue.
       // On Postgres two batches overlap one's Redis work with the other's transaction; more mostly

@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { MessageJobSchema, queueName } from '../kernel/queues';
 import { Batcher } from '../process/batcher';
 import { HeavyLane, processBatch } from '../process/batch';
+import { InlineLane } from '../process/inline-lane';
 import { subscribeEvents } from '../events/subscribe';
 import type { Delivery } from '../process/claim';
 import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
@@ -25,7 +26,7 @@ export interface WorkerOptions {
 /** A started worker. */
 export interface RunningWorker {
   readonly pool: string;
-  /** Finishes the jobs in hand, then disconnects. */
+  /** Finishes the jobs and inline messages in hand, then disconnects. */
   close(): Promise<void>;
 }
 
@@ -53,7 +54,10 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   const pool = options.pool ?? 'default';
   const concurrency = options.concurrency ?? 64;
   const connection = new Redis(engine.redisUrl, { maxRetriesPerRequest: null });
-  const lane = new HeavyLane(engine);
+  // Light children of this worker's commits stay here (process/inline-lane.ts) instead of becoming jobs.
+  const inline = new InlineLane(engine);
+  const lane = new HeavyLane(engine, inline);
+  inline.start((items) => processBatch(engine, items, lane));
   const batcher = new Batcher<Delivery, Outcome>(
     (items) =>
       processBatch(engine, items, lane).then((outcomes) => {
@@ -88,6 +92,7 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
     pool,
     async close() {
       await worker.close();
+      await inline.close(); // finishes the inline messages in hand; their children go to BullMQ
       await (await unsubscribe)?.();
       lane.leases.close();
       await connection.quit().catch(() => connection.disconnect());
