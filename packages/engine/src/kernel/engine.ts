@@ -71,7 +71,7 @@ export interface EngineConfig {
   inlineMax: number;
   /**
    * How long the lease on an inline message's row lasts without renewal (default 10 000 ms;
-   * renewed every third of it while queued). When its worker dies, the relay re-adds the row as an
+   * renewed once past half of it while queued). When its worker dies, the relay re-adds the row as an
    * ordinary job once the lease has lapsed: within about inlineLeaseMs + relayAfterMs.
    */
   inlineLeaseMs: number;

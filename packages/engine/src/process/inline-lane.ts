@@ -5,8 +5,8 @@
  * and Lua scripts each).
  *
  * The message row is the claim. The commit inserts an inline child with a lease owned by this
- * worker (`lease_owner`, `lease_until = now() + inlineLeaseMs`), renewed every third of it while the
- * child waits here. The outbox relay (runtime/relay.ts) skips a pending row whose lease is live; when
+ * worker (`lease_owner`, `lease_until = now() + inlineLeaseMs`), renewed once past half of it while
+ * the child waits here. The outbox relay (runtime/relay.ts) skips a pending row whose lease is live; when
  * the worker dies, its leases lapse and the relay adds those rows as ordinary jobs with the same ids.
  * Light messages complete under a status guard in the commit transaction (process/claim.ts
  * `completeLight`), so a row handled both here and by a redelivered job is completed once.
@@ -47,7 +47,8 @@ export class InlineLane {
   /** The `lease_owner` this lane writes on the rows it holds. */
   readonly owner = `inline:${randomUUID()}`;
   readonly stats: InlineStats = { inlined: 0, enqueued: 0, handedBack: 0 };
-  private readonly held = new Map<string, ChildRow>();
+  /** Rows in hand, with when their lease ends as this lane last set it (epoch ms). */
+  private readonly held = new Map<string, { row: ChildRow; until: number }>();
   private batcher: Batcher<Delivery, Outcome> | undefined;
   private closing = false;
   private drained: (() => void) | undefined;
@@ -55,7 +56,7 @@ export class InlineLane {
   private renewing = false;
 
   constructor(private readonly engine: Engine) {
-    this.renewal = setInterval(() => void this.renew(), Math.max(Math.floor(engine.config.inlineLeaseMs / 3), 50));
+    this.renewal = setInterval(() => void this.renew(), Math.max(Math.floor(engine.config.inlineLeaseMs / 4), 50));
     this.renewal.unref();
   }
 
@@ -98,7 +99,7 @@ export class InlineLane {
         rest.push(c);
         continue;
       }
-      this.held.set(c.id, c);
+      this.held.set(c.id, { row: c, until: Date.now() + this.engine.config.inlineLeaseMs });
       this.stats.inlined++;
       batcher.submit(c.id, { messageId: c.id, runId: c.run_id, member: c.member }).then(
         (o) => this.settle(c, o),
@@ -141,14 +142,21 @@ export class InlineLane {
     }
   }
 
-  /** Extends the leases of the rows in hand that are still pending (one statement). */
+  /**
+   * Extends the leases of the rows in hand that are past half their lease and still pending (one
+   * statement). Rows processed within half a lease, the usual case, are never rewritten for it.
+   */
   private async renew(): Promise<void> {
-    if (this.renewing || this.held.size === 0) return;
+    const leaseMs = this.engine.config.inlineLeaseMs;
+    const now = Date.now();
+    const due = [...this.held].filter(([, h]) => h.until - now < leaseMs / 2);
+    if (this.renewing || due.length === 0) return;
     this.renewing = true;
     try {
+      for (const [, h] of due) h.until = now + leaseMs;
       await this.engine.db.execute(
-        sql`update messages set lease_until = now() + make_interval(secs => ${this.engine.config.inlineLeaseMs / 1000})
-             where id = any(${textArray([...this.held.keys()])}) and lease_owner = ${this.owner} and status = ${msgStatus('pending')}`,
+        sql`update messages set lease_until = now() + make_interval(secs => ${leaseMs / 1000})
+             where id = any(${textArray(due.map(([id]) => id))}) and lease_owner = ${this.owner} and status = ${msgStatus('pending')}`,
       );
     } catch (err) {
       this.engine.log.warn('inline lease renewal failed', { error: err instanceof Error ? err.message : String(err) });
