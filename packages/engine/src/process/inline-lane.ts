@@ -11,6 +11,7 @@
  * Light messages complete under a status guard in the commit transaction (process/claim.ts
  * `completeLight`), so a row handled both here and by a redelivered job is completed once.
  *
+ * Only children for the worker's own pool are kept: a member on another pool is served there.
  * Bounded: beyond `inlineMax` messages in hand (a soft cap: the commits in flight may each add one
  * batch past it), children go to BullMQ as before. A child whose light step failed is handed to
  * BullMQ (its lease cleared) so it gets the usual attempts, backoff and dead-lettering. `close()`
@@ -55,7 +56,11 @@ export class InlineLane {
   private readonly renewal: NodeJS.Timeout;
   private renewing = false;
 
-  constructor(private readonly engine: Engine) {
+  /** `pool`: the worker's pool; children for another pool are always jobs on that pool's queue. */
+  constructor(
+    private readonly engine: Engine,
+    private readonly pool: string,
+  ) {
     this.renewal = setInterval(() => void this.renew(), Math.max(Math.floor(engine.config.inlineLeaseMs / 4), 50));
     this.renewal.unref();
   }
@@ -79,6 +84,7 @@ export class InlineLane {
     let room = this.engine.config.inlineMax - this.held.size;
     for (const c of children) {
       if (room <= 0) return;
+      if (c.pool !== this.pool) continue;
       const member = plans.get(c.run_id)?.members.get(c.member);
       if (!member || laneOf(member) === 'heavy' || laneOf(member) === 'park') continue;
       c.lease_owner = this.owner;

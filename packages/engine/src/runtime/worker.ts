@@ -55,7 +55,7 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   const concurrency = options.concurrency ?? 64;
   const connection = new Redis(engine.redisUrl, { maxRetriesPerRequest: null });
   // Light children of this worker's commits stay here (process/inline-lane.ts) instead of becoming jobs.
-  const inline = new InlineLane(engine);
+  const inline = new InlineLane(engine, pool);
   const lane = new HeavyLane(engine, inline);
   inline.start((items) => processBatch(engine, items, lane));
   const batcher = new Batcher<Delivery, Outcome>(
