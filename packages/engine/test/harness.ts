@@ -49,6 +49,16 @@ export function licensesText(): Buffer {
   return licenses;
 }
 
+/** The first `n` form-feed separated pages of a document (all of it when it has fewer). */
+export function pages(doc: Buffer, n: number): Buffer {
+  let at = -1;
+  for (let i = 0; i < n; i++) {
+    at = doc.indexOf(0x0c, at + 1);
+    if (at < 0) return doc;
+  }
+  return doc.subarray(0, at + 1);
+}
+
 function withDatabase(url: string, name: string): string {
   const u = new URL(url);
   u.pathname = `/${name}`;

@@ -72,6 +72,18 @@ export interface EngineConfig {
    */
   leaseMs: number;
   /**
+   * Light messages (combine, built-in workflow steps) a worker keeps in its own in-memory queue at
+   * most (default 25 000, so a 20,000-way split stays whole; 0 turns the inline lane off). Beyond it, children go to BullMQ as jobs.
+   * See process/inline-lane.ts.
+   */
+  inlineMax: number;
+  /**
+   * How long the lease on an inline message's row lasts without renewal (default 10 000 ms;
+   * renewed once past half of it while queued). When its worker dies, the relay re-adds the row as an
+   * ordinary job once the lease has lapsed: within about inlineLeaseMs + relayAfterMs.
+   */
+  inlineLeaseMs: number;
+  /**
    * Test-only fault injection (default false): the process SIGKILLs itself right after its first
    * commit, before the children's jobs are added, so tests can prove the outbox relay adds them.
    */
@@ -152,6 +164,8 @@ const DEFAULTS: EngineConfig = {
   stalledIntervalMs: 15_000,
   maxStalledCount: 1,
   leaseMs: 60_000,
+  inlineMax: 25_000,
+  inlineLeaseMs: 10_000,
   crashAfterCommit: false,
 };
 

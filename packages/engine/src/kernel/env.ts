@@ -39,6 +39,8 @@ const EnvSchema = z.object({
   // Retention (runtime/retention.ts): days after a run ends before its trail is pruned; 0 keeps it forever.
   TRELLIS_RETENTION_DAYS: z.coerce.number().nonnegative().default(30),
   TRELLIS_RETENTION_DEAD_DAYS: z.coerce.number().nonnegative().default(90),
+  TRELLIS_INLINE_MAX: z.coerce.number().int().min(0).default(25_000),
+  TRELLIS_INLINE_LEASE_MS: z.coerce.number().int().positive().default(10_000),
   TRELLIS_SECRETS_KEY: z.string().trim().optional(),
   TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
   TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
@@ -88,6 +90,10 @@ export interface EngineEnv {
   maxStalledCount: number;
   /** A heavy message's lease without renewal (TRELLIS_LEASE_MS; default twice the lock, see process/lease.ts). */
   leaseMs: number;
+  /** Most light messages a worker keeps inline (TRELLIS_INLINE_MAX, default 25 000; 0 = off; see process/inline-lane.ts). */
+  inlineMax: number;
+  /** An inline message's row lease without renewal, ms (TRELLIS_INLINE_LEASE_MS, default 10 000). */
+  inlineLeaseMs: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
   /** TRELLIS_RETENTION_DAYS (default 30; 0 = never): days after a finished run ends before its messages and join parts are pruned. */
@@ -133,6 +139,8 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     stalledIntervalMs: e.TRELLIS_STALLED_INTERVAL_MS,
     maxStalledCount: e.TRELLIS_MAX_STALLED_COUNT,
     leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
+    inlineMax: e.TRELLIS_INLINE_MAX,
+    inlineLeaseMs: e.TRELLIS_INLINE_LEASE_MS,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     retentionDays: e.TRELLIS_RETENTION_DAYS,
     deadRetentionDays: e.TRELLIS_RETENTION_DEAD_DAYS,

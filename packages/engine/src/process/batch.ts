@@ -23,6 +23,7 @@ import { noteInserted } from './stats';
 import { ACK, type Outcome } from './types';
 import { parkDeliveries } from './park';
 import { laneOf } from '../members/index';
+import type { InlineLane } from './inline-lane';
 
 /**
  * One worker's heavy lane: the leases its running steps hold, and the group commit of the heavy
@@ -33,7 +34,11 @@ export class HeavyLane {
   readonly leases: LeaseKeeper;
   private readonly commits: Batcher<Prepared, Outcome>;
 
-  constructor(private readonly engine: Engine) {
+  /** `inline`: the worker's inline lane, taking the light children of the heavy steps' commits. */
+  constructor(
+    private readonly engine: Engine,
+    readonly inline?: InlineLane,
+  ) {
     const { leaseMs } = engine.config;
     this.leases = new LeaseKeeper(engine.db, leaseMs, Math.max(Math.floor(leaseMs / 3), 50));
     this.commits = new Batcher<Prepared, Outcome>((items) => this.commitBatch(items), {
@@ -73,7 +78,7 @@ export class HeavyLane {
   private async commitBatch(items: Prepared[]): Promise<Map<string, Outcome>> {
     const outcomes = new Map<string, Outcome>(items.map((p) => [p.msg.id, ACK]));
     const plans = new Map(items.map((p) => [p.msg.runId, p.plan]));
-    await commitIsolating(this.engine, [], items, plans, outcomes);
+    await commitIsolating(this.engine, [], items, plans, outcomes, this.inline);
     return outcomes;
   }
 }
@@ -112,7 +117,7 @@ export async function processBatch(
   const { claimed, leased } = await claimHeavy(engine.db, heavyIds, lane.leases.owner, lane.leases.leaseMs);
   for (const [id, until] of leased) settled.set(id, { kind: 'wait', until });
   for (const msg of claimed) outcomes.set(msg.id, lane.run(msg, plans.get(msg.runId) as Plan, claimedAt));
-  const handled = await commitIsolating(engine, light, [], plans, settled);
+  const handled = await commitIsolating(engine, light, [], plans, settled, lane.inline);
   for (const [id, o] of settled) outcomes.set(id, o);
   for (const id of unplanned) {
     // A job whose run or member is unknown: nothing to do but say so; the job is acknowledged.
@@ -130,10 +135,11 @@ async function commitIsolating(
   heavy: Prepared[],
   plans: ReadonlyMap<string, Plan>,
   outcomes: Map<string, Outcome>,
+  inline?: InlineLane,
 ): Promise<Set<string>> {
   if (light.length === 0 && heavy.length === 0) return new Set();
   try {
-    return await commitWithRetry(engine, light, heavy, plans, outcomes);
+    return await commitWithRetry(engine, light, heavy, plans, outcomes, inline);
   } catch (err) {
     if (light.length + heavy.length === 1 || isConnectionError(err)) {
       // One message, or a database that is away: no point in trying the messages one by one.
@@ -143,8 +149,8 @@ async function commitIsolating(
     }
     engine.log.warn('batch commit failed; retrying message by message', { size: light.length + heavy.length, error: asError(err).message });
     const handled = new Set<string>();
-    for (const id of light) for (const h of await commitIsolating(engine, [id], [], plans, outcomes)) handled.add(h);
-    for (const p of heavy) for (const h of await commitIsolating(engine, [], [p], plans, outcomes)) handled.add(h);
+    for (const id of light) for (const h of await commitIsolating(engine, [id], [], plans, outcomes, inline)) handled.add(h);
+    for (const p of heavy) for (const h of await commitIsolating(engine, [], [p], plans, outcomes, inline)) handled.add(h);
     return handled;
   }
 }
@@ -155,11 +161,12 @@ async function commitWithRetry(
   heavy: Prepared[],
   plans: ReadonlyMap<string, Plan>,
   outcomes: Map<string, Outcome>,
+  inline: InlineLane | undefined,
 ): Promise<Set<string>> {
   for (let attempt = 1; ; attempt++) {
     let result: Awaited<ReturnType<typeof commit>>;
     try {
-      result = await engine.db.transaction((tx) => commit(tx, light, heavy, plans, engine.config.maxDepth, failRun));
+      result = await engine.db.transaction((tx) => commit(tx, light, heavy, plans, engine.config.maxDepth, failRun, inline));
     } catch (err) {
       const wait = retryDelayMs(err, attempt);
       if (wait === undefined) throw err;
@@ -175,7 +182,9 @@ async function commitWithRetry(
     try {
       // After commit: the rows are the outbox. If Redis or the database blinks here, the relay
       // re-adds the children's jobs and the orchestrator's sweep ends the run.
-      await enqueue(engine, result.children.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
+      // Light children this worker keeps inline are its own queue's (process/inline-lane.ts), not jobs.
+      const jobs = inline ? inline.take(result.children) : result.children;
+      await enqueue(engine, jobs.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
       await finalizeRuns(engine, result.quiet);
     } catch (err) {
       engine.log.warn('after commit: left for the relay and the sweep', { error: asError(err).message });

@@ -24,6 +24,7 @@ import { recordEvents } from '../events/outbox';
 import { clearStalled } from '../lifecycle/clear-stalled';
 import { countRunMessages, guardItems } from '../security/output-guard';
 import type { RunEndActions } from '../members/types';
+import type { InlineLane } from './inline-lane';
 
 /** A message ready to commit: non-combine members carry their outputs already. */
 export interface Prepared {
@@ -91,7 +92,10 @@ export async function prepareHeavy(engine: Engine, msg: ClaimedHeavy, plan: Plan
   return { ...base, items: guardItems(member.id, await kind.executeHeavy(run, member, msg)) };
 }
 
-/** The transaction body; `plans` must hold the plan of every light message's run. */
+/**
+ * The transaction body; `plans` must hold the plan of every light message's run. With `inline`,
+ * the light children that lane takes are inserted under its lease (process/inline-lane.ts).
+ */
 export async function commit(
   tx: Queryable,
   light: readonly string[],
@@ -99,6 +103,7 @@ export async function commit(
   plans: ReadonlyMap<string, Plan>,
   maxDepth: number,
   failRun: RunEndActions['failRun'],
+  inline?: Pick<InlineLane, 'mark'>,
 ): Promise<CommitResult> {
   const ready: Prepared[] = [];
   const failed = new Map<string, Error>();
@@ -163,6 +168,7 @@ export async function commit(
   if (filtered.length > 0) await insertFiltered(tx, filtered);
   await parkForApproval(tx, parked);
   const counted = await countRunMessages(tx, children, failRun);
+  inline?.mark(counted, plans);
   const inserted = counted.length === 0 ? [] : await insertChildren(tx, counted);
   if (leaves.length > 0) await writeLeaves(tx, leaves);
   const runIds = [...new Set(ready.map((p) => p.msg.runId))].sort();
@@ -172,15 +178,19 @@ export async function commit(
   return { children: inserted, quiet: runIds.filter((id) => !busy.has(id) && branchEnds.has(id)), handled, failed };
 }
 
-/** Inserts children (an existing id inserts nothing) and returns the ones that are new. */
+/**
+ * Inserts children (an existing id inserts nothing) and returns the ones that are new. A child with
+ * `lease_owner` is inserted leased to it for `lease_ms` (an inline child).
+ */
 export async function insertChildren(tx: Queryable, children: ChildRow[]): Promise<ChildRow[]> {
   const fresh = await rows(
     tx,
-    sql`insert into messages (id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload)
-        select id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload
+    sql`insert into messages (id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload, lease_owner, lease_until)
+        select id, run_id, member, pool, channel, seq, parent_id, depth, frames, void, payload, lease_owner,
+               case when lease_owner is null then null else now() + make_interval(secs => lease_ms / 1000.0) end
           from json_to_recordset(${JSON.stringify(children.map((c) => ({ ...c, frames: packFrames(c.frames) })))}::json)
                as x(id text, run_id text, member text, pool text, channel text, seq int, parent_id text,
-                    depth int, frames jsonb, void boolean, payload jsonb)
+                    depth int, frames jsonb, void boolean, payload jsonb, lease_owner text, lease_ms int)
         on conflict (id) do nothing
         returning id`,
     z.object({ id: z.string() }),

@@ -50,6 +50,10 @@ export interface ChildRow {
   frames: Frame[];
   void: boolean;
   payload: unknown;
+  /** Set on a child the committing worker keeps inline (process/inline-lane.ts): its row's lease owner… */
+  lease_owner?: string;
+  /** …and the lease's length, ms. */
+  lease_ms?: number;
 }
 
 /**

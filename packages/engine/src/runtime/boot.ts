@@ -36,6 +36,8 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       stalledIntervalMs: env.stalledIntervalMs,
       maxStalledCount: env.maxStalledCount,
       leaseMs: env.leaseMs,
+      inlineMax: env.inlineMax,
+      inlineLeaseMs: env.inlineLeaseMs,
       crashAfterCommit: env.crashAfterCommit,
       retentionDays: env.retentionDays,
       deadRetentionDays: env.deadRetentionDays,

@@ -7,7 +7,7 @@
 import { QueueEvents } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { licensesText, REDIS_URL, WORD_SPLIT, exactness, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess, useWorlds, expectExactDone } from '../../test/harness';
+import { licensesText, pages, REDIS_URL, WORD_SPLIT, exactness, saveOrThrow, spawnWorker, stopWorkers, type TestWorld, type WorkerProcess, useWorlds, expectExactDone } from '../../test/harness';
 import { queueName } from '../kernel/queues';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -16,16 +16,6 @@ import { startOrchestrator, type RunningOrchestrator } from './orchestrator';
 
 /** A 3 s lock checked every second: a dead or frozen worker's jobs move within ~4 s. */
 const SHORT_LOCKS = { TRELLIS_LOCK_DURATION_MS: '3000', TRELLIS_STALLED_INTERVAL_MS: '1000' };
-
-/** The first `n` form-feed separated pages of a document. */
-function pages(doc: Buffer, n: number): Buffer {
-  let at = -1;
-  for (let i = 0; i < n; i++) {
-    at = doc.indexOf(0x0c, at + 1);
-    if (at < 0) return doc;
-  }
-  return doc.subarray(0, at + 1);
-}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -2,7 +2,9 @@
  * The outbox relay and reconciler. Message rows are the outbox: a pending (or running) row whose
  * job Redis no longer has is re-added with the same id; one whose job BullMQ gave up on is
  * dead-lettered; one re-added too often and still missing is declared lost, failing its run.
- * Existence is checked for the whole page in one Redis pipeline.
+ * Existence is checked for the whole page in one Redis pipeline. A pending row under a live lease
+ * is a worker's inline message (process/inline-lane.ts) and is skipped; once that lease lapses
+ * (its worker died) the row has no job and is re-added like any other.
  */
 import { MESSAGE_STATUSES } from '@trellis/db/schema/statuses';
 import { z } from 'zod';
@@ -61,6 +63,7 @@ export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined)
           from messages
          where status in ${msgStatuses('pending', 'running')}
            and created_at < now() - make_interval(secs => ${ageSeconds})
+           and not (status = ${msgStatus('pending')} and lease_until is not null and lease_until >= now())
            and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})
          order by created_at, id
          limit ${PAGE}`,

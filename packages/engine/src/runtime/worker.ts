@@ -9,6 +9,7 @@ import { Redis } from 'ioredis';
 import { MessageJobSchema, queueName } from '../kernel/queues';
 import { Batcher } from '../process/batcher';
 import { HeavyLane, processBatch } from '../process/batch';
+import { InlineLane } from '../process/inline-lane';
 import { subscribeEvents } from '../events/subscribe';
 import type { Delivery } from '../process/claim';
 import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
@@ -27,7 +28,7 @@ export interface WorkerOptions {
 /** A started worker. */
 export interface RunningWorker {
   readonly pool: string;
-  /** Finishes the jobs in hand, then disconnects. */
+  /** Finishes the jobs and inline messages in hand, then disconnects. */
   close(): Promise<void>;
 }
 
@@ -56,7 +57,12 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   const concurrency = options.concurrency ?? 64;
   // On the in-process bus (runtime/local-worker.ts) this connection is never opened.
   const connection = new Redis(engine.redisUrl, engine.localBus ? { maxRetriesPerRequest: null, lazyConnect: true } : { maxRetriesPerRequest: null });
-  const lane = new HeavyLane(engine);
+  // Light children of this worker's commits stay here (process/inline-lane.ts) instead of becoming
+  // jobs. On the in-process bus every message is already a row this process claims, so there is no
+  // job to save and the lane stays off (its leases would only make the bus skip those rows).
+  const inline = engine.localBus ? undefined : new InlineLane(engine, pool);
+  const lane = new HeavyLane(engine, inline);
+  inline?.start((items) => processBatch(engine, items, lane));
   const batcher = new Batcher<Delivery, Outcome>(
     (items) =>
       processBatch(engine, items, lane).then((outcomes) => {
@@ -92,6 +98,7 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
     pool,
     async close() {
       await (worker ?? local)?.close();
+      await inline?.close(); // finishes the inline messages in hand; their children go to BullMQ
       await (await unsubscribe)?.();
       lane.leases.close();
       if (local) connection.disconnect();
