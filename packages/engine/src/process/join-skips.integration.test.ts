@@ -4,7 +4,7 @@ import type { CombineMember } from '@trellis/mesh/schema';
 import { openWorld, type TestWorld } from '../../test/harness';
 import { rows } from '../kernel/sql';
 import type { Frame } from '../plan/frames';
-import { runJoins } from './join';
+import { arrive } from '../../test/join-arrive';
 import type { Claimed } from './types';
 
 const combine: CombineMember = { id: 'join', kind: 'combine', merge: { type: 'concat', field: 'text' } };
@@ -46,7 +46,7 @@ describe('keyed join: skips, keys and frames', () => {
   it('fires a message with no frame alone, keyed by its id, and never a frameless skip', async () => {
     const db = world.engine.db;
     const alone: Claimed = { ...part('m-alone', 0, 1, 'solo '), frames: [] };
-    const fired = await db.transaction((tx) => runJoins(tx, [{ msg: alone, member: combine }, { msg: { ...alone, id: 'm-skip' }, member: combine, skip: { partId: 'p-x' } }]));
+    const fired = await db.transaction((tx) => arrive(tx, [{ msg: alone, member: combine }, { msg: { ...alone, id: 'm-skip' }, member: combine, skip: { partId: 'p-x' } }]));
     expect(fired).toEqual([{ msg: alone, member: combine, key: 'm-alone', item: { payload: { text: 'solo ' }, frames: [], void: false } }]);
     expect(await joins()).toEqual([]);
   });
@@ -56,7 +56,7 @@ describe('keyed join: skips, keys and frames', () => {
     const a = part('m-a', 0, 3, 'a ');
     const c = part('m-c', 2, 3, 'c ');
     const dropper = part('m-b', 1, 3, 'dropped ');
-    expect(await db.transaction((tx) => runJoins(tx, [{ msg: a, member: combine }]))).toEqual([]);
+    expect(await db.transaction((tx) => arrive(tx, [{ msg: a, member: combine }]))).toEqual([]);
     // The skip comes before the last arrived part in the batch and after it: the output hangs on c both ways.
     for (const order of [
       [{ msg: dropper, member: combine, skip: { partId: 'p-b' } }, { msg: c, member: combine }],
@@ -64,7 +64,7 @@ describe('keyed join: skips, keys and frames', () => {
     ]) {
       await db.execute(sql`delete from join_parts where message_id <> 'm-a'`);
       await db.execute(sql`update joins set received = 1, skipped = 0, fired_at = null`);
-      const fired = await db.transaction((tx) => runJoins(tx, order));
+      const fired = await db.transaction((tx) => arrive(tx, order));
       expect(fired).toEqual([{ msg: c, member: combine, key: 'inner', item: { payload: { text: 'a c ' }, frames: [OUTER], void: false } }]);
       expect(await joins()).toEqual([{ key: 'inner', received: 3, skipped: 1, fired: true }]);
     }
@@ -75,14 +75,14 @@ describe('keyed join: skips, keys and frames', () => {
     const first = part('m-1', 0, 2, 'x ');
     const second = part('m-2', 1, 2, 'y ');
     const fired = await db.transaction((tx) =>
-      runJoins(tx, [
+      arrive(tx, [
         { msg: first, member: combine, skip: { partId: 'p-1' } },
         { msg: second, member: combine, skip: { partId: 'p-2' } },
       ]),
     );
     expect(fired).toEqual([{ msg: second, member: combine, key: 'inner', item: { payload: { text: '' }, frames: [OUTER], void: false } }]);
     // A skip redelivered counts once: nothing fires again.
-    expect(await db.transaction((tx) => runJoins(tx, [{ msg: second, member: combine, skip: { partId: 'p-2' } }]))).toEqual([]);
+    expect(await db.transaction((tx) => arrive(tx, [{ msg: second, member: combine, skip: { partId: 'p-2' } }]))).toEqual([]);
     expect(await joins()).toEqual([{ key: 'inner', received: 2, skipped: 2, fired: true }]);
   });
 
@@ -90,7 +90,7 @@ describe('keyed join: skips, keys and frames', () => {
     const db = world.engine.db;
     const [first, second] = [part('k1-0', 0, 2, 'a ', 'k1'), part('k1-1', 1, 2, 'b ', 'k1')];
     const waiting = part('k2-0', 0, 2, 'z ', 'k2');
-    const fired = await db.transaction((tx) => runJoins(tx, [{ msg: second, member: combine }, { msg: waiting, member: combine }, { msg: first, member: combine }]));
+    const fired = await db.transaction((tx) => arrive(tx, [{ msg: second, member: combine }, { msg: waiting, member: combine }, { msg: first, member: combine }]));
     expect(fired.map((f) => [f.key, f.item.payload, f.msg.id])).toEqual([['k1', { text: 'a b ' }, 'k1-0']]);
     expect(await joins()).toEqual([
       { key: 'k1', received: 2, skipped: 0, fired: true },

@@ -3,8 +3,8 @@ import { sql } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CombineMember } from '@trellis/mesh/schema';
 import { openWorld, type TestWorld } from '../../test/harness';
-import { rows, type Queryable } from '../kernel/sql';
-import { runJoins, type Arrival, type Fired } from './join';
+import { rows } from '../kernel/sql';
+import { arrive } from '../../test/join-arrive';
 import type { Claimed } from './types';
 
 const combine: CombineMember = { id: 'join', kind: 'combine', merge: { type: 'concat', field: 'text' } };
@@ -27,18 +27,6 @@ function part(runId: string, index: number, count: number, text: string, split =
   };
 }
 
-/**
- * The parts' message rows, as the commit that sent them wrote them (a join reads a part's payload
- * from its row), then the join.
- */
-async function arrive(tx: Queryable, arrivals: Arrival[]): Promise<Fired[]> {
-  const list = arrivals.map(({ msg }) => ({ id: msg.id, run_id: msg.runId, member: msg.member, seq: msg.seq, payload: msg.payload, void: msg.void }));
-  await tx.execute(sql`insert into messages (id, run_id, member, seq, payload, void)
-    select id, run_id, member, seq, payload, void from json_to_recordset(${JSON.stringify(list)}::json)
-      as x(id text, run_id text, member text, seq int, payload jsonb, void boolean)
-    on conflict (id) do nothing`);
-  return runJoins(tx, arrivals);
-}
 
 describe.each(['postgres', 'pglite'] as const)('keyed join on %s', (kind) => {
   let world: TestWorld;

@@ -14,8 +14,12 @@ import { waitForRun } from '../runs/wait-run';
 import { rows, textArray } from '../kernel/sql';
 import { startOrchestrator, type RunningOrchestrator } from './orchestrator';
 
-/** A 3 s lock checked every second: a dead or frozen worker's jobs move within ~4 s. */
-const SHORT_LOCKS = { TRELLIS_LOCK_DURATION_MS: '3000', TRELLIS_STALLED_INTERVAL_MS: '1000' };
+/**
+ * A 3 s lock checked every second: a dead or frozen worker's jobs move within ~4 s. The inline lane
+ * is off (TRELLIS_INLINE_MAX 0) so every message is a BullMQ job whose lock can lapse: these tests
+ * are about BullMQ claims; the lane's own kill test is runtime/inline-crash.integration.test.ts.
+ */
+const SHORT_LOCKS = { TRELLIS_LOCK_DURATION_MS: '3000', TRELLIS_STALLED_INTERVAL_MS: '1000', TRELLIS_INLINE_MAX: '0' };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -38,7 +38,9 @@ describe('Redis restarted mid-run', () => {
   async function restartMidRun(port: number, args: string[]) {
     const redis = await startOwnRedis(port, args);
     servers.push(redis);
-    const world = await worlds.open({ tickMs: 500, relayAfterMs: 1_000, lockDurationMs: 3_000, stalledIntervalMs: 1_000 }, 'postgres', redis.url);
+    // The inline lane off (inlineMax 0): this test is about messages whose jobs are in Redis when it
+    // restarts; with the lane, light work never reaches Redis (its own crash test: inline-crash).
+    const world = await worlds.open({ tickMs: 500, relayAfterMs: 1_000, lockDurationMs: 3_000, stalledIntervalMs: 1_000, inlineMax: 0 }, 'postgres', redis.url);
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     worlds.start(world, { pools: ['default'], concurrency: 200 });
     const text = licensesText();
