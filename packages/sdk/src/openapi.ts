@@ -1019,6 +1019,8 @@ export interface components {
              * @example 2026-12-01T19:30:00.000Z
              */
             movedAt: string;
+            /** @description When retention pruned the run's message trail, else null. */
+            prunedAt: string | null;
         };
         RunAnswer: {
             runId: string;

@@ -48,7 +48,9 @@ describe('live answers over SSE', () => {
   const worlds = useWorlds();
 
   it('follow a run with an API token: status and counts as it moves, then its answer and the end', async () => {
-    const world = await worlds.open();
+    // Every message a job (inline lane off): the run must still be moving over several event-pump
+    // ticks, and the inline lane finishes these 5,000 characters within about one.
+    const world = await worlds.open({ inlineMax: 0 });
     const meshId = await saveOrThrow(world, JSON.parse(WORD_SPLIT) as unknown);
     const user = await addUser(world.engine.db, { email: 'viewer@sse.test', role: 'viewer', password: 'sse-test-password' });
     const { token } = await createPersonalToken(world.engine.db, { id: user.id, email: 'viewer@sse.test', role: 'viewer' }, { name: 'follow', scope: 'read', expiresInDays: 1 });
