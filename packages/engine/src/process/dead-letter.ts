@@ -69,3 +69,25 @@ export async function deadLetter(engine: Engine, messageId: string, err: Error, 
     return true;
   });
 }
+
+/**
+ * What becomes of a delivery whose step failed, the same on both buses (runtime/worker.ts on
+ * BullMQ, runtime/local-worker.ts on the in-process bus): on its last attempt, or with an error that
+ * no retry can mend ({@link isRetryable}), the message is dead-lettered, and `onRunFailed(runId)`
+ * is called when that failed its run (so the worker stops the run's other steps); otherwise its row
+ * is released for the next attempt. The caller then tells its bus: no more attempts, or retry.
+ * @returns `dead` or `retry`.
+ */
+export async function settleFailedDelivery(
+  engine: Engine,
+  delivery: { messageId: string; runId: string; error: Error; leaseToken?: string | undefined; lastAttempt: boolean },
+  onRunFailed: (runId: string) => void,
+): Promise<'dead' | 'retry'> {
+  const { messageId, runId, error, leaseToken, lastAttempt } = delivery;
+  if (lastAttempt || !isRetryable(error)) {
+    if (await deadLetter(engine, messageId, error, undefined, leaseToken)) onRunFailed(runId);
+    return 'dead';
+  }
+  await releaseForRetry(engine, messageId, error, leaseToken);
+  return 'retry';
+}

@@ -15,7 +15,7 @@ import { sql } from 'drizzle-orm';
 import type { Batcher } from '../process/batcher';
 import type { HeavyLane } from '../process/batch';
 import type { Delivery } from '../process/claim';
-import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
+import { deadLetter, settleFailedDelivery } from '../process/dead-letter';
 import type { Outcome } from '../process/types';
 import type { Engine } from '../kernel/engine';
 import type { LocalBus } from '../kernel/local-bus';
@@ -107,13 +107,14 @@ export function startLocalWorker(
     }
     const err = outcome.error;
     const lastAttempt = m.bus_tries + 1 >= engine.config.attempts;
-    if (lastAttempt || !isRetryable(err)) {
-      if (await deadLetter(engine, m.id, err, undefined, outcome.leaseToken)) lane.leases.abortRun(m.run_id, 'failed');
+    const verdict = await settleFailedDelivery(engine, { messageId: m.id, runId: m.run_id, error: err, leaseToken: outcome.leaseToken, lastAttempt }, (id) =>
+      lane.leases.abortRun(id, 'failed'),
+    );
+    if (verdict === 'dead') {
       await settle(m, sql`bus_until = null, bus_tries = bus_tries + 1`);
       engine.log.info('delivery failed', { pool, job: m.id, error: err.message });
       return;
     }
-    await releaseForRetry(engine, m.id, err, outcome.leaseToken);
     const delay = engine.config.backoffMs * 2 ** m.bus_tries;
     await settle(m, sql`bus_until = null, bus_tries = bus_tries + 1, not_before = now() + make_interval(secs => ${delay / 1000})`);
     later(Date.now() + delay);

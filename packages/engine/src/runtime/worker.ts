@@ -12,7 +12,7 @@ import { HeavyLane, processBatch } from '../process/batch';
 import { InlineLane } from '../process/inline-lane';
 import { subscribeEvents } from '../events/subscribe';
 import type { Delivery } from '../process/claim';
-import { deadLetter, isRetryable, releaseForRetry } from '../process/dead-letter';
+import { settleFailedDelivery } from '../process/dead-letter';
 import type { Outcome } from '../process/types';
 import type { Engine } from '../kernel/engine';
 import { startLocalWorker } from './local-worker';
@@ -134,10 +134,9 @@ async function handle(engine: Engine, lane: HeavyLane, batcher: Batcher<Delivery
   }
   const err = outcome.error;
   const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-  if (lastAttempt || !isRetryable(err)) {
-    if (await deadLetter(engine, messageId, err, undefined, outcome.leaseToken)) lane.leases.abortRun(runId, 'failed');
-    throw new UnrecoverableError(err.message);
-  }
-  await releaseForRetry(engine, messageId, err, outcome.leaseToken);
+  const verdict = await settleFailedDelivery(engine, { messageId, runId, error: err, leaseToken: outcome.leaseToken, lastAttempt }, (id) =>
+    lane.leases.abortRun(id, 'failed'),
+  );
+  if (verdict === 'dead') throw new UnrecoverableError(err.message);
   throw err;
 }
