@@ -32,6 +32,11 @@ import type { InlineTaker } from './inline-lanes';
  */
 export class HeavyLane {
   readonly leases: LeaseKeeper;
+  /**
+   * Called when a group commit of heavy steps is done, just before their deliveries are answered
+   * (the worker corks its Redis connection there, so their acknowledgements leave in one write).
+   */
+  afterCommit: (() => void) | undefined;
   private readonly commits: Batcher<Prepared, Outcome>;
 
   /** `inline`: the worker's inline lanes (process/inline-lanes.ts), taking the light children of its commits. */
@@ -79,6 +84,7 @@ export class HeavyLane {
     const outcomes = new Map<string, Outcome>(items.map((p) => [p.msg.id, ACK]));
     const plans = new Map(items.map((p) => [p.msg.runId, p.plan]));
     await commitIsolating(this.engine, [], items, plans, outcomes, this.inline);
+    this.afterCommit?.();
     return outcomes;
   }
 }

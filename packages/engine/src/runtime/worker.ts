@@ -65,6 +65,7 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   // Light children for another pool this process serves go to that pool's lane (process/inline-lanes.ts).
   const lanes = inline ? joinLanes(engine, pool, inline) : undefined;
   const lane = new HeavyLane(engine, lanes);
+  lane.afterCommit = () => coalesceWrites(connection);
   inline?.start((items) => processBatch(engine, items, lane));
   const batcher = new Batcher<Delivery, Outcome>(
     (items) =>
