@@ -1,5 +1,5 @@
 /**
- * `npm run bench:fanout [-- --only split,docs,heavy,code,peers,workers] [--huge] [--code-words N]`:
+ * `npm run bench:fanout [-- --only split,docs,heavy,code,peers,workers] [--huge] [--code-words N] [--heavy-words N]`:
  * Trellis against raw BullMQ and the Postgres-durable peers, in one run so every ratio is taken
  * against a baseline measured minutes apart on the same machine.
  * - split: one 2,000- and one 20,000-way fan-out/fan-in through Trellis (word-split on a generated
@@ -108,12 +108,15 @@ const { values } = parseArgs({
     huge: { type: 'boolean', default: false },
     'code-words': { type: 'string', default: '20000' },
     'peer-words': { type: 'string', default: '20000' },
+    'heavy-words': { type: 'string', default: '20000' },
   },
 });
 const codeWords = Number(values['code-words']);
 const peerWords = Number(values['peer-words']);
+const heavyWords = Number(values['heavy-words']);
 if (!Number.isInteger(codeWords) || codeWords < 1) throw new Error(`--code-words must be a positive integer, not ${values['code-words']}`);
 if (!Number.isInteger(peerWords) || peerWords < 1) throw new Error(`--peer-words must be a positive integer, not ${values['peer-words']}`);
+if (!Number.isInteger(heavyWords) || heavyWords < 1) throw new Error(`--heavy-words must be a positive integer, not ${values['heavy-words']}`);
 
 /** Every scenario by name, with its group (for `--only`), in the order they run: peers and Trellis interleaved. */
 const SCENARIOS: [group: string, name: string, run: () => Promise<Result>][] = [
@@ -125,8 +128,8 @@ const SCENARIOS: [group: string, name: string, run: () => Promise<Result>][] = [
   ['docs', 'bullmq-docs300x120', () => bullmqFlows(300, 120, false)],
   ['docs', 'trellis-docs300x120', () => trellisManyDocs(300, 120)],
   ['peers', `dbos-steps-${peerWords}`, () => dbos(peerWords, 'steps')],
-  ['heavy', 'bullmq-heavy-20000', () => bullmqFlows(1, 20_000, true)],
-  ['heavy', 'trellis-heavy-20000', () => trellisHeavy(20_000)],
+  ['heavy', `bullmq-heavy-${heavyWords}`, () => bullmqFlows(1, heavyWords, true)],
+  ['heavy', `trellis-heavy-${heavyWords}`, () => trellisHeavy(heavyWords)],
   ['peers', `dbos-workflows-${peerWords}`, () => dbos(peerWords, 'workflows')],
   ['workers', 'workers1-20000', () => trellis(20_000, 1)],
   ['workers', 'workers2-20000', () => trellis(20_000, 2)],
@@ -145,7 +148,7 @@ const groups = new Set((values.only ?? 'split,docs,heavy,code,peers,workers').sp
 if (values.huge) groups.add('huge');
 const known = new Set(SCENARIOS.map(([g]) => g));
 for (const g of groups) if (!known.has(g)) throw new Error(`--only: no group ${g} (groups: ${[...known].join(', ')})`);
-const passOn = ['--code-words', String(codeWords), '--peer-words', String(peerWords)];
+const passOn = ['--code-words', String(codeWords), '--peer-words', String(peerWords), '--heavy-words', String(heavyWords)];
 const results = new Map<string, Result>();
 for (const [group, name] of SCENARIOS) {
   if (!groups.has(group)) continue;
@@ -153,5 +156,5 @@ for (const [group, name] of SCENARIOS) {
   results.set(name, await child(name, passOn));
 }
 const machine = `machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GiB, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(' ')}`;
-process.stdout.write(printReport(machine, results, { codeWords, peerWords }));
+process.stdout.write(printReport(machine, results, { codeWords, peerWords, heavyWords }));
 process.exit([...results.values()].every((r) => r.exact) ? 0 : 1);

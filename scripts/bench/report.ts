@@ -5,10 +5,10 @@
 import type { Result } from './figures';
 
 /** The baseline each scenario is compared with (by name prefix), and what the ratio is against. */
-function baselineOf(name: string, peerWords: number): string | undefined {
+function baselineOf(name: string, peerWords: number, heavyWords: number): string | undefined {
   if (name.startsWith('trellis-docs')) return 'bullmq-docs300x120';
-  if (name.startsWith('trellis-heavy')) return 'bullmq-heavy-20000';
-  if (name.startsWith('trellis-code')) return 'trellis-heavy-20000';
+  if (name.startsWith('trellis-heavy')) return `bullmq-heavy-${heavyWords}`;
+  if (name.startsWith('trellis-code')) return `trellis-heavy-${heavyWords}`;
   if (name.startsWith('bullmq')) return undefined;
   if (/^(pgboss|graphile|dbos)/.test(name)) return peerWords === 20_000 ? 'bullmq-20000' : undefined;
   if (name === 'trellis-2000') return undefined;
@@ -21,11 +21,11 @@ function ratio(a: Result, b: Result): number {
 }
 
 /** The report: machine line, table, then one line per target (`not run` when its scenarios were left out). */
-export function printReport(machine: string, results: Map<string, Result>, sizes: { codeWords: number; peerWords: number }): string {
+export function printReport(machine: string, results: Map<string, Result>, sizes: { codeWords: number; peerWords: number; heavyWords: number }): string {
   const all = [...results.values()];
   const row = (r: Result) => {
     if (r.failed) return `| ${r.scenario} | NO | failed: ${r.failed} | | | | | | | | ${r.worstPingMs ?? '?'} | ${r.load?.toFixed(1) ?? '?'} |`;
-    const base = baselineOf(r.scenario, sizes.peerWords);
+    const base = baselineOf(r.scenario, sizes.peerWords, sizes.heavyWords);
     const against = base ? results.get(base) : undefined;
     const vs = against ? `${ratio(r, against).toFixed(2)}× ${base}` : '—';
     return `| ${r.scenario} | ${r.exact ? 'yes' : 'NO'} | ${r.seconds.toFixed(2)} | ${r.messages} | ${Math.round(r.messages / r.seconds)} | ${vs} | ${r.peakRssMb} | ${r.cpuSeconds.toFixed(1)} | ${r.pgCpuSeconds?.toFixed(1) ?? '?'} | ${r.redisCpuSeconds?.toFixed(1) ?? '?'} | ${r.worstPingMs ?? '?'} | ${r.load?.toFixed(1) ?? '?'} |`;
@@ -53,8 +53,8 @@ export function printReport(machine: string, results: Map<string, Result>, sizes
       'targets:',
       target('20,000-way word-split, Trellis / BullMQ', ['trellis-20000', 'bullmq-20000'], 1.0),
       target('many documents (300 × 120 words), Trellis / BullMQ flows', ['trellis-docs300x120', 'bullmq-docs300x120'], 1.0),
-      target('heavy branch, Trellis / BullMQ', ['trellis-heavy-20000', 'bullmq-heavy-20000'], 1.5),
-      target(`code step (${sizes.codeWords} words) / heavy branch, per word`, [`trellis-code-${sizes.codeWords}`, 'trellis-heavy-20000'], 3.0),
+      target('heavy branch, Trellis / BullMQ', [`trellis-heavy-${sizes.heavyWords}`, `bullmq-heavy-${sizes.heavyWords}`], 1.5),
+      target(`code step (${sizes.codeWords} words) / heavy branch, per word`, [`trellis-code-${sizes.codeWords}`, `trellis-heavy-${sizes.heavyWords}`], 3.0),
       target('Trellis 20k / 2k time', ['trellis-20000', 'trellis-2000'], 10.5),
       huge ? `200,000 words exact: ${huge.exact ? 'PASS' : 'MISS'}` : '200,000 words exact: not run (--huge)',
       `every process < 1024 MB: ${peak} MB ${peak < 1024 ? 'PASS' : 'MISS'}`,

@@ -40,6 +40,12 @@ export class RowShapeError extends Error {
   }
 }
 
+/**
+ * A row of one `id` column (`returning id`). Row schemas on the hot path are module constants: zod
+ * compiles each schema on its first parse, so a schema built per call is compiled per call.
+ */
+export const IdRow = z.object({ id: z.string() });
+
 /** A `timestamptz` column: a Date from either driver, or text when the query casts it. */
 export const timestamp = z.union([z.date(), z.string()]);
 

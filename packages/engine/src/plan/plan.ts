@@ -13,6 +13,8 @@ import { loadVersion } from './definition';
 import { sql } from 'drizzle-orm';
 import { rows, textArray } from '../kernel/sql';
 
+const RunVersionRow = z.object({ id: z.string(), mesh_id: z.string(), mesh_version: z.number() });
+
 /** One outgoing channel of a member. */
 export interface Route {
   channel: string;
@@ -117,7 +119,7 @@ export async function plansForRuns(engine: PlanHost, runIds: readonly string[]):
   const found = await rows(
     engine.db,
     sql`select id, mesh_id, mesh_version from runs where id = any(${textArray([...new Set(runIds)])})`,
-    z.object({ id: z.string(), mesh_id: z.string(), mesh_version: z.number() }),
+    RunVersionRow,
   );
   for (const r of found) out.set(r.id, await loadPlan(engine, r.mesh_id, r.mesh_version));
   return out;

@@ -23,7 +23,7 @@ import { noteInserted } from './stats';
 import { ACK, type Outcome } from './types';
 import { parkDeliveries } from './park';
 import { laneOf } from '../members/index';
-import type { InlineLane } from './inline-lane';
+import type { InlineTaker } from './inline-lanes';
 
 /**
  * One worker's heavy lane: the leases its running steps hold, and the group commit of the heavy
@@ -32,12 +32,17 @@ import type { InlineLane } from './inline-lane';
  */
 export class HeavyLane {
   readonly leases: LeaseKeeper;
+  /**
+   * Called when a group commit of heavy steps is done, just before their deliveries are answered
+   * (the worker corks its Redis connection there, so their acknowledgements leave in one write).
+   */
+  afterCommit: (() => void) | undefined;
   private readonly commits: Batcher<Prepared, Outcome>;
 
-  /** `inline`: the worker's inline lane, taking the light children of the heavy steps' commits. */
+  /** `inline`: the worker's inline lanes (process/inline-lanes.ts), taking the light children of its commits. */
   constructor(
     private readonly engine: Engine,
-    readonly inline?: InlineLane,
+    readonly inline?: InlineTaker,
   ) {
     const { leaseMs } = engine.config;
     this.leases = new LeaseKeeper(engine.db, leaseMs, Math.max(Math.floor(leaseMs / 3), 50));
@@ -79,6 +84,7 @@ export class HeavyLane {
     const outcomes = new Map<string, Outcome>(items.map((p) => [p.msg.id, ACK]));
     const plans = new Map(items.map((p) => [p.msg.runId, p.plan]));
     await commitIsolating(this.engine, [], items, plans, outcomes, this.inline);
+    this.afterCommit?.();
     return outcomes;
   }
 }
@@ -135,7 +141,7 @@ async function commitIsolating(
   heavy: Prepared[],
   plans: ReadonlyMap<string, Plan>,
   outcomes: Map<string, Outcome>,
-  inline?: InlineLane,
+  inline?: InlineTaker,
 ): Promise<Set<string>> {
   if (light.length === 0 && heavy.length === 0) return new Set();
   try {
@@ -161,7 +167,7 @@ async function commitWithRetry(
   heavy: Prepared[],
   plans: ReadonlyMap<string, Plan>,
   outcomes: Map<string, Outcome>,
-  inline: InlineLane | undefined,
+  inline: InlineTaker | undefined,
 ): Promise<Set<string>> {
   for (let attempt = 1; ; attempt++) {
     let result: Awaited<ReturnType<typeof commit>>;

@@ -12,9 +12,12 @@
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { parseFrames } from '../plan/frames';
-import { rows, type Queryable, textArray } from '../kernel/sql';
+import { IdRow, rows, type Queryable, textArray } from '../kernel/sql';
 import { ClaimedRow, type Claimed } from './types';
 import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
+
+const ClaimedHeavyRow = ClaimedRow.extend({ leaseToken: z.string() });
+const LiveLeaseRow = z.object({ id: z.string(), until_ms: z.number() });
 
 /** What a job tells a worker: which message, of which run, for which member. */
 export interface Delivery {
@@ -91,7 +94,7 @@ export async function claimHeavy(db: Queryable, ids: readonly string[], owner: s
            and (m.status = ${msgStatus('pending')} or (m.status = ${msgStatus('running')} and (m.lease_until is null or m.lease_until < now())))
            and r.id = m.run_id and r.status in ${runStatuses('running', 'stalled')}
      returning ${RETURNING}, m.lease_token as "leaseToken"`,
-    ClaimedRow.extend({ leaseToken: z.string() }),
+    ClaimedHeavyRow,
   );
   const claimed = got.map((r) => ({ ...toClaimed(r), leaseToken: r.leaseToken }));
   const taken = new Set(claimed.map((c) => c.id));
@@ -102,7 +105,7 @@ export async function claimHeavy(db: Queryable, ids: readonly string[], owner: s
       db,
       sql`select id, (extract(epoch from lease_until) * 1000)::float8 as until_ms from messages
            where id = any(${textArray(rest)}) and status = ${msgStatus('running')} and lease_until >= now()`,
-      z.object({ id: z.string(), until_ms: z.number() }),
+      LiveLeaseRow,
     );
     for (const r of live) leased.set(r.id, Number(r.until_ms));
   }
@@ -123,7 +126,7 @@ export async function completeHeavy(tx: Queryable, leases: readonly { id: string
           from json_to_recordset(${JSON.stringify(leases)}::json) as x(id text, token text)
          where m.id = x.id and m.status = ${msgStatus('running')} and m.lease_token is not distinct from x.token
      returning m.id`,
-    z.object({ id: z.string() }),
+    IdRow,
   );
   return new Set(got.map((r) => r.id));
 }

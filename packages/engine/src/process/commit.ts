@@ -12,7 +12,7 @@ import type { Plan } from '../plan/plan';
 import { joinMember, kindOf, laneOf } from '../members/index';
 import { filteredId, joinOutputId, messageId } from '../kernel/ids';
 import { msgStatus, runStatus } from '../kernel/statuses';
-import { rows, textArray, type Queryable } from '../kernel/sql';
+import { IdRow, rows, textArray, type Queryable } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
 import { completeHeavy, completeLight, reopenFailed, type ClaimedHeavy } from './claim';
 import type { Lease } from './lease';
@@ -25,6 +25,8 @@ import { clearStalled } from '../lifecycle/clear-stalled';
 import { countRunMessages, guardItems } from '../security/output-guard';
 import type { RunEndActions } from '../members/types';
 import type { InlineLane } from './inline-lane';
+
+const TouchedRow = z.object({ id: z.string(), was: z.string() });
 
 /** A message ready to commit: non-combine members carry their outputs already. */
 export interface Prepared {
@@ -193,7 +195,7 @@ export async function insertChildren(tx: Queryable, children: ChildRow[]): Promi
                     depth int, frames jsonb, void boolean, payload jsonb, lease_owner text, lease_ms int)
         on conflict (id) do nothing
         returning id`,
-    z.object({ id: z.string() }),
+    IdRow,
   );
   if (fresh.length === children.length) return children;
   const ids = new Set(fresh.map((r) => r.id));
@@ -290,7 +292,7 @@ async function touchRuns(tx: Queryable, runIds: string[]): Promise<void> {
           from prev
          where r.id = prev.id
      returning r.id, prev.status as was`,
-    z.object({ id: z.string(), was: z.string() }),
+    TouchedRow,
   );
   const unstalled = moved.filter((m) => m.was === 'stalled').map((m) => m.id);
   if (unstalled.length > 0) {

@@ -20,6 +20,11 @@ import { mergeParts } from '../members/combine/merge';
 import { rows, type Queryable } from '../kernel/sql';
 import type { Claimed } from './types';
 
+const JoinKeyRow = z.object({ run_id: z.string(), member: z.string(), key: z.string() });
+const InsertedPartRow = JoinKeyRow.extend({ skipped: z.boolean() });
+const JoinStateRow = JoinKeyRow.extend({ expected: z.number(), received: z.number(), fired_at: z.unknown() });
+const PartPayloadRow = JoinKeyRow.extend({ payload: z.unknown() });
+
 /**
  * A join that fired: the message that completed it (for a join completed by a skipped part, the
  * message whose routing dropped that part, seen as arriving at the combine), its key and the merged output.
@@ -93,7 +98,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
                  as x(run_id text, member text, key text, message_id text, seq int, skipped boolean)
           on conflict do nothing
           returning run_id, member, key, skipped`,
-      z.object({ run_id: z.string(), member: z.string(), key: z.string(), skipped: z.boolean() }),
+      InsertedPartRow,
     );
     for (const r of got) {
       const k = id3(r.run_id, r.member, r.key);
@@ -122,7 +127,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
         on conflict (run_id, member, key) do update
            set received = joins.received + excluded.received, skipped = joins.skipped + excluded.skipped
         returning run_id, member, key, expected, received, fired_at`,
-    z.object({ run_id: z.string(), member: z.string(), key: z.string(), expected: z.number(), received: z.number(), fired_at: z.unknown() }),
+    JoinStateRow,
   );
   const due = states.filter((r) => r.fired_at === null && r.received >= r.expected).map(({ run_id, member, key }) => ({ run_id, member, key }));
   if (due.length === 0) return fired;
@@ -133,7 +138,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
           from json_to_recordset(${JSON.stringify(due)}::json) as x(run_id text, member text, key text)
          where j.run_id = x.run_id and j.member = x.member and j.key = x.key and j.fired_at is null
         returning j.run_id, j.member, j.key`,
-    z.object({ run_id: z.string(), member: z.string(), key: z.string() }),
+    JoinKeyRow,
   );
   if (complete.length === 0) return fired;
 
@@ -149,7 +154,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
             left join messages m on m.id = p.message_id and p.payload is null
            where not p.skipped
            order by p.run_id, p.member, p.key, p.seq`,
-      z.object({ run_id: z.string(), member: z.string(), key: z.string(), payload: z.unknown() }),
+      PartPayloadRow,
     );
     for (const r of got) {
       const k = id3(r.run_id, r.member, r.key);

@@ -19,6 +19,8 @@ import { sql } from 'drizzle-orm';
 import { rows, type Queryable } from '../kernel/sql';
 import { msgStatus } from '../kernel/statuses';
 
+const RenewedRow = z.object({ id: z.string(), run_status: z.enum(RUN_STATUSES) });
+
 /** The lease a delivery took: the message, its fencing token, and what its step listens to. */
 export interface Lease {
   readonly messageId: string;
@@ -181,7 +183,7 @@ export class LeaseKeeper {
                    runs r
              where m.id = x.id and m.lease_token = x.token and m.status = ${msgStatus('running')} and r.id = m.run_id
          returning m.id, r.status as run_status`,
-        z.object({ id: z.string(), run_status: z.enum(RUN_STATUSES) }),
+        RenewedRow,
       );
     } catch {
       return;

@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import { causeSentence } from '@trellis/mesh/causes';
 import type { Engine } from '../kernel/engine';
 import { enqueue } from '../kernel/queues';
-import { rows, type Queryable, textArray } from '../kernel/sql';
+import { IdRow, rows, type Queryable, textArray } from '../kernel/sql';
 import { recordEvents } from '../events/outbox';
 import { recordRunFailure } from '../lifecycle/record-failure';
 import { cancelChildRuns } from '../lifecycle/cancel-runs';
@@ -18,6 +18,8 @@ import type { RunEndActions, RunFailure } from '../members/types';
 import { continueParked, planOfMessage } from './continue';
 import type { CommitResult } from './commit';
 import { msgStatuses, runStatus, runStatuses } from '../kernel/statuses';
+
+const UnfiredJoinRow = z.object({ run_id: z.string(), member: z.string(), expected: z.number(), received: z.number(), skipped: z.number() });
 
 /**
  * Ends those of the given running (or stalled) runs that have nothing left to move. A run is `done`
@@ -39,7 +41,7 @@ export async function finalizeRuns(engine: Engine, runIds: readonly string[]): P
            and not exists (select 1 from messages m where m.run_id = runs.id and m.status not in ${msgStatuses('done', 'filtered')})
            and not exists (select 1 from joins j where j.run_id = runs.id and j.fired_at is null)
      returning id`,
-    z.object({ id: z.string() }),
+    IdRow,
   );
   // Live updates: watchers of these runs refetch (events/outbox.ts).
   if (ended.length > 0) await recordEvents(db, ended.map((r) => ({ kind: 'run.status' as const, runId: r.id, status: 'done' })));
@@ -65,7 +67,7 @@ async function failUnfiredJoins(db: Queryable, runIds: readonly string[]): Promi
          where r.id = any(${textArray(runIds)}) and r.status in ${runStatuses('running', 'stalled')}
            and not exists (select 1 from messages m where m.run_id = r.id and m.status not in ${msgStatuses('done', 'filtered')})
          order by j.run_id, j.created_at, j.member, j.key`,
-    z.object({ run_id: z.string(), member: z.string(), expected: z.number(), received: z.number(), skipped: z.number() }),
+    UnfiredJoinRow,
   );
   for (const j of stuck) {
     const arrived = j.received - j.skipped;
@@ -91,7 +93,7 @@ export async function failRun(db: Queryable, runId: string, failure: RunFailure)
                cause_message = ${sentence}, ended_at = now(), moved_at = now()
          where id = ${runId} and status in ${runStatuses('running', 'stalled')}
      returning id`,
-    z.object({ id: z.string() }),
+    IdRow,
   );
   // The Action Center's group item takes the run in, in the caller's transaction (lifecycle/record-failure.ts).
   if (ended.length > 0) await recordRunFailure(db, runId, { cause: failure.cause, member: failure.member, memberLabel: failure.memberLabel, detail: failure.detail });

@@ -10,6 +10,7 @@ import { MessageJobSchema, queueName } from '../kernel/queues';
 import { Batcher } from '../process/batcher';
 import { HeavyLane, processBatch } from '../process/batch';
 import { InlineLane } from '../process/inline-lane';
+import { joinLanes } from '../process/inline-lanes';
 import { subscribeEvents } from '../events/subscribe';
 import type { Delivery } from '../process/claim';
 import { settleFailedDelivery } from '../process/dead-letter';
@@ -61,7 +62,10 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   // jobs. On the in-process bus every message is already a row this process claims, so there is no
   // job to save and the lane stays off (its leases would only make the bus skip those rows).
   const inline = engine.localBus ? undefined : new InlineLane(engine, pool);
-  const lane = new HeavyLane(engine, inline);
+  // Light children for another pool this process serves go to that pool's lane (process/inline-lanes.ts).
+  const lanes = inline ? joinLanes(engine, pool, inline) : undefined;
+  const lane = new HeavyLane(engine, lanes);
+  lane.afterCommit = () => coalesceWrites(connection);
   inline?.start((items) => processBatch(engine, items, lane));
   const batcher = new Batcher<Delivery, Outcome>(
     (items) =>
@@ -97,6 +101,7 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   return {
     pool,
     async close() {
+      lanes?.close(); // other pools' commits stop handing children to this worker
       await (worker ?? local)?.close();
       await inline?.close(); // finishes the inline messages in hand; their children go to BullMQ
       await (await unsubscribe)?.();

@@ -11,6 +11,8 @@ import { rows, textArray, type Queryable } from '../kernel/sql';
 import { LIMIT_VARIABLE, limits } from './env';
 import { stripPrototypeKeys } from './json-guard';
 
+const CountedRow = z.object({ id: z.string(), message_count: z.number() });
+
 /**
  * A member's outputs, checked against TRELLIS_MAX_SPLIT_BRANCHES and with prototype keys removed
  * from every payload.
@@ -50,7 +52,7 @@ export async function countRunMessages<C extends { run_id: string }>(tx: Queryab
           from unnest(${textArray(ids)}, ${textArray(counts)}::int[]) as x(id, n)
          where r.id = x.id
      returning r.id, r.message_count`,
-    z.object({ id: z.string(), message_count: z.number() }),
+    CountedRow,
   );
   const over = counted.filter((r) => r.message_count > cap);
   if (over.length === 0) return children;
