@@ -11,7 +11,7 @@ const TESTS: Record<string, string[]> = {
   finalize: ['runs/failures', 'process/filtered', 'process/claim', 'process/run-end'],
   // `process/route.test` is a unit test (pure routing on a compiled plan), the rest integration tests.
   route: ['process/route.test', 'process/guards', 'process/filtered', 'runs/routing'],
-  'dead-letter': ['process/dead-letter', 'process/dead-letter-outcome', 'process/guards', 'runs/failures'],
+  'dead-letter': ['process/dead-letter', 'process/dead-letter-outcome', 'process/guards', 'runs/failures', 'runtime/local-bus-refusals'],
   // Heavy messages (claimHeavy, completeHeavy) and a light step that throws (reopenFailed) need lease and dead-letter.
   claim: ['process/claim', 'process/commit', 'process/join', 'process/lease', 'process/dead-letter'],
   relay: ['runtime/relay', 'runtime/relay-repair'],
