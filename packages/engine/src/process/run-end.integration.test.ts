@@ -21,6 +21,14 @@ describe('ending runs', () => {
   const finishAll = (world: TestWorld, runId: string) => world.engine.db.execute(sql`update messages set status = 'done', finished_at = now() where run_id = ${runId}`);
   const events = (world: TestWorld, runId: string) =>
     rows<{ kind: string; status: string | null }>(world.engine.db, sql`select kind, status from engine_events where run_id = ${runId} and kind = 'run.status' order by id`);
+  /** A parent run whose head message waits on a child run, as a nested mesh member leaves it. */
+  async function parkedOnChild(world: TestWorld) {
+    const parent = await started(world);
+    const child = await started(world);
+    await world.engine.db.execute(sql`update messages set status = 'parked' where id = ${parent.messageId}`);
+    await world.engine.db.execute(sql`update runs set parent_run_id = ${parent.runId}, parent_message_id = ${parent.messageId} where id = ${child.runId}`);
+    return { parent, child };
+  }
   /** The Action Center items holding the run, with their cause, detail and state. */
   const itemsOf = (world: TestWorld, runId: string) =>
     rows<{ id: string; cause: string; detail: string; state: string }>(
@@ -44,8 +52,8 @@ describe('ending runs', () => {
     expect(await getRun(engine.db, finished.runId)).toMatchObject({ status: 'done', cause: null });
     expect((await getRun(engine.db, open.runId))?.status).toBe('running');
     expect(await getRun(engine.db, failed.runId)).toMatchObject({ status: 'failed', cause: 'step_code_failed' });
-    // Watchers of the done run are told once.
-    expect((await events(world, finished.runId)).length - before.length).toBe(1);
+    // Watchers of the done run are told once, that it is done.
+    expect((await events(world, finished.runId)).slice(before.length)).toEqual([{ kind: 'run.status', status: 'done' }]);
     // Idempotent: a second call ends nothing more.
     expect(await finalizeRuns(engine, [finished.runId])).toEqual([]);
   });
@@ -131,21 +139,29 @@ describe('ending runs', () => {
   it('a child run it ends done continues its parked parent with the child output', async () => {
     const world = await worlds.open();
     const { engine } = world;
-    const parent = await started(world);
-    const child = await started(world);
-    // The parent's head message waits on the child run (as a nested mesh member leaves it).
-    await engine.db.execute(sql`update messages set status = 'parked' where id = ${parent.messageId}`);
-    await engine.db.execute(
-      sql`update runs set parent_run_id = ${parent.runId}, parent_message_id = ${parent.messageId}, output = '{"text":"x y"}'::jsonb where id = ${child.runId}`,
-    );
+    const { parent, child } = await parkedOnChild(world);
+    await engine.db.execute(sql`update runs set output = '{"text":"x y"}'::jsonb where id = ${child.runId}`);
     await finishAll(world, child.runId);
     expect(await finalizeRuns(engine, [child.runId])).toEqual([child.runId]);
     // Right away, not by the orchestrator's sweep (none runs here): the head is done and its one
     // line went on to `lines` with the child's output.
     const [head] = await rows<{ status: string }>(engine.db, sql`select status from messages where id = ${parent.messageId}`);
     expect(head?.status).toBe('done');
-    const sent = await rows<{ member: string; payload: unknown }>(engine.db, sql`select member, payload from messages where parent_id = ${parent.messageId}`);
+    const sent = await rows<{ id: string; member: string }>(engine.db, sql`select id, member from messages where parent_id = ${parent.messageId}`);
     expect(sent.map((m) => m.member)).toEqual(['lines']);
+    // ...and is on the bus, as a job under its own id.
+    expect((await engine.queue('default').getJob(sent[0]?.id ?? ''))?.id).toBe(sent[0]?.id);
+  });
+
+  it('a child run it fails fails its parked parent at once, with the child run named', async () => {
+    const world = await worlds.open();
+    const { engine } = world;
+    const { parent, child } = await parkedOnChild(world);
+    expect(await failRun(engine.db, child.runId, { cause: 'message_lost', detail: 'gone' })).toBe(true);
+    const [head] = await rows<{ status: string }>(engine.db, sql`select status from messages where id = ${parent.messageId}`);
+    expect(head?.status).toBe('dead');
+    expect(await getRun(engine.db, parent.runId)).toMatchObject({ status: 'failed', cause: 'message_lost', causeMember: 'pages' });
+    expect((await getRun(engine.db, parent.runId))?.causeMessage).toContain(`failed in child run ${child.runId}`);
   });
 
   it('leaves nothing to publish for no result', async () => {
