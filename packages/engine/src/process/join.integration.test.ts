@@ -28,7 +28,10 @@ function part(runId: string, index: number, count: number, text: string, split =
 }
 
 
-describe.each(['postgres', 'pglite'] as const)('keyed join on %s', (kind) => {
+/** Both databases, or those named in TRELLIS_TEST_KINDS (comma-separated; the mutation runs name postgres alone). */
+const KINDS = (['postgres', 'pglite'] as const).filter((k) => (process.env.TRELLIS_TEST_KINDS ?? 'postgres,pglite').split(',').includes(k));
+
+describe.each(KINDS)('keyed join on %s', (kind) => {
   let world: TestWorld;
   beforeEach(async () => {
     world = await openWorld(kind);
@@ -77,6 +80,14 @@ describe.each(['postgres', 'pglite'] as const)('keyed join on %s', (kind) => {
     const first = await db.transaction((tx) => arrive(tx, [{ msg: v, member: combine }]));
     expect(first.map((f) => f.item.payload)).toEqual([{ text: '' }]);
     expect(await db.transaction((tx) => arrive(tx, [{ msg: v, member: combine }]))).toEqual([]);
+    // A void is no part: nothing is counted or stored for it.
+    expect(await joinRow()).toEqual({ received: 0, expected: 0, fired: true });
+    const [stored] = await rows<{ n: number }>(db, sql`select count(*)::int as n from join_parts`);
+    expect(stored?.n).toBe(0);
+    // A collecting combine gathers the empty list.
+    const collect: CombineMember = { id: 'join', kind: 'combine', merge: { type: 'collect', into: 'parts' } };
+    const empty: Claimed = { ...part('r', 0, 0, '', 'split-collect'), void: true, payload: {} };
+    expect((await db.transaction((tx) => arrive(tx, [{ msg: empty, member: collect }]))).map((f) => f.item.payload)).toEqual([{ parts: [] }]);
   });
 });
 

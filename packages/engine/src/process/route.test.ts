@@ -94,6 +94,14 @@ describe('routeItems', () => {
     ]);
   });
 
+  it('names every channel a dropped part went on by', () => {
+    const twoLeaves = compilePlan(
+      MeshSchema.parse({ ...withLeaf.mesh, members: [...withLeaf.mesh.members, pass('t')], channels: [...withLeaf.mesh.channels, { from: 's', to: 't' }] }),
+    );
+    const [drop] = routeItems(twoLeaves, msg('s'), [item({ kind: 'c' })], idFor).dropped;
+    expect(drop?.reason).toBe("filtered at Sorter on the way to a combine: s->p (kind == 'a'), s->q (kind == 'b'); it went on by s->r, s->t only");
+  });
+
   it('drops nothing when a part reaches the combine by another channel', () => {
     expect(routeItems(withLeaf, msg('s'), [item({ kind: 'a' })], idFor).dropped).toEqual([]);
   });
