@@ -58,11 +58,10 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   // On the in-process bus (runtime/local-worker.ts) this connection is never opened.
   const connection = new Redis(engine.redisUrl, engine.localBus ? { maxRetriesPerRequest: null, lazyConnect: true } : { maxRetriesPerRequest: null });
   // Light children of this worker's commits stay here (process/inline-lane.ts) instead of becoming
-  // jobs. On the in-process bus every message is already a row this process claims, so there is no
-  // job to save and the lane stays off (its leases would only make the bus skip those rows).
-  const inline = engine.localBus ? undefined : new InlineLane(engine, pool);
+  // jobs (on BullMQ) or rows to claim (on the in-process bus, whose claim skips their live leases).
+  const inline = new InlineLane(engine, pool);
   const lane = new HeavyLane(engine, inline);
-  inline?.start((items) => processBatch(engine, items, lane));
+  inline.start((items) => processBatch(engine, items, lane));
   const batcher = new Batcher<Delivery, Outcome>(
     (items) =>
       processBatch(engine, items, lane).then((outcomes) => {
@@ -98,7 +97,7 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
     pool,
     async close() {
       await (worker ?? local)?.close();
-      await inline?.close(); // finishes the inline messages in hand; their children go to BullMQ
+      await inline.close(); // finishes the inline messages in hand; their children go to BullMQ
       await (await unsubscribe)?.();
       lane.leases.close();
       if (local) connection.disconnect();
