@@ -80,11 +80,13 @@ export function startLocalWorker(
       Claimed,
     );
 
-  // A row still open after an ack (its run ended) is finished as far as the bus goes (an enqueue of
-  // it makes it a fresh job again); a done row is never claimed, so acks need one statement a batch.
+  // A row not done after an ack (parked, dead, cancelled, or still open because its run ended) is
+  // finished as far as the bus goes: its claim is released so that an enqueue (a re-open, a parked
+  // message continued) makes it a fresh job again at once. A done row is never claimed or re-added,
+  // so it keeps its last claim time and is not written again: acks need one statement a batch.
   const acks = new Coalescer(async (ids) => {
     await engine.db.execute(
-      sql`update messages set bus_until = null, not_before = 'infinity' where id = any(${textArray(ids)}) and status in ${msgStatuses('pending', 'running')}`,
+      sql`update messages set bus_until = null, not_before = 'infinity' where id = any(${textArray(ids)}) and status <> ${msgStatus('done')}`,
     );
   });
 
