@@ -6,7 +6,7 @@
  */
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { MessageJobSchema, queueName } from '../kernel/queues';
+import { MessageJobSchema, busOf, queueName } from '../kernel/queues';
 import { Batcher } from '../process/batcher';
 import { HeavyLane, processBatch } from '../process/batch';
 import { InlineLane } from '../process/inline-lane';
@@ -55,8 +55,9 @@ export interface RunningWorker {
 export function startWorker(engine: Engine, options: WorkerOptions = {}): RunningWorker {
   const pool = options.pool ?? 'default';
   const concurrency = options.concurrency ?? 64;
+  const local = busOf(engine).kind === 'local' ? engine.localBus : undefined;
   // On the in-process bus (runtime/local-worker.ts) this connection is never opened.
-  const connection = new Redis(engine.redisUrl, engine.localBus ? { maxRetriesPerRequest: null, lazyConnect: true } : { maxRetriesPerRequest: null });
+  const connection = new Redis(engine.redisUrl, local ? { maxRetriesPerRequest: null, lazyConnect: true } : { maxRetriesPerRequest: null });
   // Light children of this worker's commits stay here (process/inline-lane.ts) instead of becoming
   // jobs (on BullMQ) or rows to claim (on the in-process bus, whose claim skips their live leases).
   const inline = new InlineLane(engine, pool);
@@ -70,9 +71,9 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
       }),
     { maxBatch: Math.max(concurrency, 1), maxInFlight: engine.config.batchesInFlight },
   );
-  const local = engine.localBus ? startLocalWorker(engine, engine.localBus, pool, concurrency, lane, batcher) : undefined;
+  const served = local ? startLocalWorker(engine, local, pool, concurrency, lane, batcher) : undefined;
   connection.on('error', () => undefined); // the Worker reports connection trouble through its own 'error'
-  const worker = local ? undefined : new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), {
+  const worker = served ? undefined : new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), {
     connection,
     prefix: engine.config.prefix,
     concurrency,
@@ -96,11 +97,11 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   return {
     pool,
     async close() {
-      await (worker ?? local)?.close();
+      await (worker ?? served)?.close();
       await inline.close(); // finishes the inline messages in hand; their children go to BullMQ
       await (await unsubscribe)?.();
       lane.leases.close();
-      if (local) connection.disconnect();
+      if (served) connection.disconnect();
       else await connection.quit().catch(() => connection.disconnect());
     },
   };
