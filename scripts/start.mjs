@@ -21,7 +21,9 @@ if (redis.started) {
   });
 }
 
-const dataDir = path.join(root, '.data');
+// Its own files (the NextAuth secret, the generated admin password) live beside the embedded
+// database: in .data/, or in the folder holding TRELLIS_DATA_DIR when that is set.
+const dataDir = process.env.TRELLIS_DATA_DIR ? path.dirname(path.resolve(process.env.TRELLIS_DATA_DIR)) : path.join(root, '.data');
 mkdirSync(dataDir, { recursive: true });
 const secretFile = path.join(dataDir, 'nextauth-secret');
 if (!process.env.NEXTAUTH_SECRET) {

@@ -1,5 +1,6 @@
 // `npm test`: installs what the tests need, then runs every test: lint, typecheck, unit and integration
-// tests against the real Postgres and Redis, and the Playwright end-to-end specs in Debian Chromium.
+// tests against the real Postgres and Redis, the engine's bus-relevant integration tests again on the
+// in-process bus, and the Playwright end-to-end specs in Debian Chromium.
 import { existsSync } from 'node:fs';
 import { ensureInstalled, ensureRedis, has, portOpen, run, step } from './lib.mjs';
 
@@ -36,8 +37,20 @@ run('npx', ['turbo', 'run', 'lint', 'typecheck', '--concurrency=2', '--output-lo
 step('Unit and integration tests (real Postgres and Redis)');
 run('npx', ['turbo', 'run', 'test', '--concurrency=1', '--output-logs=full']);
 
+// The bus matrix's second column: the engine's bus-relevant integration tests again on the
+// in-process bus (which tests, and why the others are left out: packages/engine/vitest.local-bus.config.ts).
+step('Engine integration tests on the in-process bus (desktop mode)');
+const matrixStarted = Date.now();
+run('npm', ['run', 'test:local-bus', '--workspace', '@trellis/engine']);
+console.log(`  the in-process bus column took ${Math.round((Date.now() - matrixStarted) / 1000)} s`);
+
 step('End-to-end tests in Chromium');
-run('npx', ['turbo', 'run', 'build', '--filter=@trellis/web', '--output-logs=errors-only']);
+// Built with REDIS_URL and DATABASE_URL unset (turbo hashes both): the no-Redis start spec
+// (e2e/desktop/no-redis-start.spec.ts) runs `npm start` that way, and its build step is then a cache hit.
+const buildEnv = { ...process.env };
+delete buildEnv.REDIS_URL;
+delete buildEnv.DATABASE_URL;
+run('npx', ['turbo', 'run', 'build', '--filter=@trellis/web', '--output-logs=errors-only'], { env: buildEnv });
 run('npm', ['run', 'e2e', '--workspace', '@trellis/e2e']);
 
 console.log(`\n\u2713 every test passed in ${Math.round((Date.now() - started) / 1000)} s`);

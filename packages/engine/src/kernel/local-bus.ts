@@ -13,15 +13,16 @@ import { sql } from 'drizzle-orm';
 import type { Queryable } from './sql';
 import { textArray } from './sql';
 import { msgStatuses } from './statuses';
-import type { Outgoing } from './queues';
+import type { Bus, Outgoing } from './queues';
 
 /** What the bus needs of its engine. */
 export interface LocalBusHost {
   readonly db: Queryable;
 }
 
-/** The in-process bus of one engine. */
-export class LocalBus {
+/** The in-process bus of one engine (the `local` implementation of the bus contract). */
+export class LocalBus implements Bus {
+  readonly kind = 'local' as const;
   private readonly emitter = new EventEmitter();
   private recovered: Promise<number> | undefined;
 

@@ -43,7 +43,29 @@ export interface QueueHost {
   readonly config: { readonly attempts: number; readonly backoffMs: number };
   queue(pool: string): Pick<Queue, 'addBulk'>;
   /** Set in the single-process mode: messages go there instead of to BullMQ (kernel/local-bus.ts). */
-  readonly localBus?: { enqueue(items: readonly Outgoing[]): Promise<void> } | undefined;
+  readonly localBus?: Bus | undefined;
+}
+
+/**
+ * The bus contract both implementations keep: BullMQ on Redis ({@link bullmqBus}) and the in-process
+ * bus on the message rows (kernel/local-bus.ts `LocalBus`). Same job payload, pools, retries,
+ * leases and dead-letter rules; runtime/worker.ts starts a pool's worker on whichever it is.
+ */
+export interface Bus {
+  /** `redis`: BullMQ jobs in Redis, shared by every process; `local`: the rows, this process only. */
+  readonly kind: 'redis' | 'local';
+  /** Puts messages on the bus; a message already queued is a no-op. */
+  enqueue(items: readonly Outgoing[]): Promise<void>;
+}
+
+/** The BullMQ implementation of {@link Bus} on `host`'s queues. */
+export function bullmqBus(host: Pick<QueueHost, 'config' | 'queue'>): Bus {
+  return { kind: 'redis', enqueue: (items) => addJobs(host, items) };
+}
+
+/** The bus `engine` runs on: the in-process bus when it has one, else BullMQ. */
+export function busOf(engine: QueueHost): Bus {
+  return engine.localBus ?? bullmqBus(engine);
 }
 
 /**
@@ -63,12 +85,16 @@ export function jobOptions(engine: Pick<QueueHost, 'config'>, messageId: string)
 /** Largest addBulk: keeps each Redis call (one MULTI) short so other clients are not starved. */
 export const ENQUEUE_CHUNK = 500;
 
+/** Puts messages on `engine`'s bus ({@link busOf}); a message already queued is a no-op. */
+export function enqueue(engine: QueueHost, items: readonly Outgoing[]): Promise<void> {
+  return busOf(engine).enqueue(items);
+}
+
 /**
  * Adds one job per message, grouped by pool, in chunks of {@link ENQUEUE_CHUNK}.
  * A message whose job already exists is a no-op (same jobId).
  */
-export async function enqueue(engine: QueueHost, items: readonly Outgoing[]): Promise<void> {
-  if (engine.localBus) return engine.localBus.enqueue(items);
+async function addJobs(engine: Pick<QueueHost, 'config' | 'queue'>, items: readonly Outgoing[]): Promise<void> {
   const byPool = new Map<string, Outgoing[]>();
   for (const it of items) {
     const list = byPool.get(it.pool);

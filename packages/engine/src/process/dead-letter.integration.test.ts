@@ -7,7 +7,7 @@
  * fails with `timed_out`.
  */
 import { describe, expect, it } from 'vitest';
-import { WORD_SPLIT, activeEvents, exactness, expectExactDone, saveOrThrow, useWorlds } from '../../test/harness';
+import { TEST_BUS, WORD_SPLIT, activeEvents, exactness, expectExactDone, saveOrThrow, useWorlds } from '../../test/harness';
 import type { AgentRunner, Engine } from '../kernel/engine';
 import type { RunView } from '../runs/get-run';
 import { listMessages } from '../runs/list-messages';
@@ -81,7 +81,8 @@ describe('dead letters', () => {
     expect(dead?.error).toMatch(/answered 500/);
   });
 
-  it('retries a workflow step that always throws with growing gaps (read from the queue events), then dead-letters it', async () => {
+  // Reads BullMQ's event stream; the in-process bus's backoff is runtime/local-bus.integration.test.ts's.
+  it.skipIf(TEST_BUS === 'local')('retries a workflow step that always throws with growing gaps (read from the queue events), then dead-letters it', async () => {
     const { view, engine } = await run(STEP_MESH);
     expect(view).toMatchObject({ status: 'failed', cause: 'step_code_failed', causeMember: 'cut' });
     expect(view.counts).toMatchObject({ published: 2, delivered: 2, done: 1, deadLettered: 1, lost: 0, pending: 0, running: 0 });
@@ -117,7 +118,8 @@ describe('dead letters', () => {
     expect(dead.length).toBeGreaterThan(0);
     for (const d of dead) {
       expect(d.attempts).toBe(1);
-      expect(await activeEvents(engine.config.prefix, 'default', d.id)).toHaveLength(1);
+      // BullMQ's event stream says it was handed out once (the in-process bus has no stream: attempts says it).
+      if (TEST_BUS === 'redis') expect(await activeEvents(engine.config.prefix, 'default', d.id)).toHaveLength(1);
     }
     expect(view.causeMessage).toMatch(/\(after 1 attempt\)\.?$/);
   }

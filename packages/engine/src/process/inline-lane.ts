@@ -8,6 +8,8 @@
  * worker (`lease_owner`, `lease_until = now() + inlineLeaseMs`), renewed once past half of it while
  * the child waits here. The outbox relay (runtime/relay.ts) skips a pending row whose lease is live; when
  * the worker dies, its leases lapse and the relay adds those rows as ordinary jobs with the same ids.
+ * On the in-process bus (kernel/local-bus.ts) the rows are the queue: its claim (runtime/local-worker.ts)
+ * skips the same live leases and takes those rows once the leases lapse (the process died).
  * Light messages complete under a status guard in the commit transaction (process/claim.ts
  * `completeLight`), so a row handled both here and by a redelivered job is completed once.
  *

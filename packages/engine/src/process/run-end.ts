@@ -32,6 +32,7 @@ const UnfiredJoinRow = z.object({ run_id: z.string(), member: z.string(), expect
 export async function finalizeRuns(engine: Engine, runIds: readonly string[]): Promise<string[]> {
   if (runIds.length === 0) return [];
   const db = engine.db;
+<<<<<<< HEAD
   const ended = await rows(
     db,
     sql`update runs set status = ${runStatus('done')}, cause = null, cause_member = null, cause_message = null,
@@ -51,6 +52,31 @@ export async function finalizeRuns(engine: Engine, runIds: readonly string[]): P
     await runsEnded(db, ended.map((r) => r.id), engine);
     await clearStalled(db, ended.map((r) => r.id));
   }
+=======
+  // A run that was stalled and ends done leaves its Action Center item (lifecycle/clear-stalled.ts)
+  // in the transaction that ends it: no reader sees the run done with its stalled item still open.
+  const ended = await db.transaction(async (tx) => {
+    const done = await rows(
+      tx,
+      sql`update runs set status = ${runStatus('done')}, cause = null, cause_member = null, cause_message = null,
+                 ended_at = now(), moved_at = now()
+           where id = any(${textArray(runIds)})
+             and status in ${runStatuses('running', 'stalled')}
+             and not exists (select 1 from messages m where m.run_id = runs.id and m.status not in ${msgStatuses('done', 'filtered')})
+             and not exists (select 1 from joins j where j.run_id = runs.id and j.fired_at is null)
+       returning id`,
+      z.object({ id: z.string() }),
+    );
+    if (done.length > 0) {
+      // Live updates: watchers of these runs refetch (events/outbox.ts).
+      await recordEvents(tx, done.map((r) => ({ kind: 'run.status' as const, runId: r.id, status: 'done' })));
+      await clearStalled(tx, done.map((r) => r.id));
+    }
+    return done;
+  });
+  // The kinds' run-end hooks (a nested mesh's child run continues its parked parent).
+  if (ended.length > 0) await runsEnded(db, ended.map((r) => r.id), engine);
+>>>>>>> i18-finish
   const doneIds = new Set(ended.map((r) => r.id));
   await failUnfiredJoins(db, runIds.filter((id) => !doneIds.has(id)));
   return ended.map((r) => r.id);

@@ -2,15 +2,18 @@
  * The in-process bus's own rules (kernel/local-bus.ts, runtime/local-worker.ts), which have no
  * BullMQ counterpart to share a test with: claims left by a dead process are handed back at start
  * and counted as a stall; a message whose holder died more than `maxStalledCount` times is
- * dead-lettered with the stalled reason; failed deliveries back off by `not_before`.
+ * dead-lettered with the stalled reason; failed deliveries back off by `not_before`; a pending row
+ * under a live inline lease (process/inline-lane.ts) is left to its lane until the lease lapses, and
+ * a word-split run keeps its light messages in the lane instead of claiming each row.
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { saveOrThrow, useWorlds } from '../../test/harness';
+import { WORD_SPLIT, expectExactDone, licensesText, pages, saveOrThrow, useWorlds } from '../../test/harness';
 import { rows } from '../kernel/sql';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
+import { BACKSTOP_MS } from './local-worker';
 
 const ONE = {
   format: 'trellis.mesh/v1',
@@ -73,4 +76,42 @@ describe('the in-process bus', () => {
     );
     expect(m).toEqual({ bus_tries: 3, attempts: 3, bus_until: null });
   }, 60_000);
+
+  it('leaves a pending row under a live inline lease to its lane and claims it once the lease lapses', async () => {
+    const world = await worlds.open({ bus: 'local' });
+    const meshId = await saveOrThrow(world, ONE);
+    const { runId, messageId } = await startRun(world.engine, { meshId, input: { text: 'held inline' } });
+    // As a lane's inline child: a pending row leased to a lane of this process.
+    await world.engine.db.execute(sql`update messages set lease_owner = 'inline:test', lease_until = now() + interval '1 minute' where id = ${messageId}`);
+    worlds.start(world);
+    // Woken, and past more than one backstop poll: still not claimed.
+    world.engine.localBus?.wake('default');
+    await new Promise((r) => setTimeout(r, 2.5 * BACKSTOP_MS));
+    const [held] = await rows<{ status: string; claimed: boolean }>(
+      world.engine.db,
+      sql`select status, bus_until is not null as claimed from messages where id = ${messageId}`,
+    );
+    expect(held).toEqual({ status: 'pending', claimed: false });
+    // Its lane died: the lease lapses and the worker claims the row like any other.
+    await world.engine.db.execute(sql`update messages set lease_until = now() - interval '1 second' where id = ${messageId}`);
+    const view = await waitForRun(world.engine.db, runId, { timeoutMs: 30_000 });
+    await expectExactDone(world.engine.db, runId);
+    expect(view.output).toEqual({ text: 'held inline' });
+  }, 60_000);
+
+  it('a word-split run claims a small fraction of its rows: its light messages stay in the inline lane', { timeout: 300_000 }, async () => {
+    const world = await worlds.open({ bus: 'local' });
+    const meshId = await saveOrThrow(world, WORD_SPLIT);
+    worlds.start(world, { pools: ['default'], concurrency: 200 });
+    const doc = pages(licensesText(), 2);
+    const { runId } = await startRun(world.engine, { meshId, input: { bytes: doc } });
+    const view = await waitForRun(world.engine.db, runId, { timeoutMs: 240_000 });
+    const ex = await expectExactDone(world.engine.db, runId);
+    expect(Buffer.from((view.output as { text: string }).text, 'utf8').equals(doc)).toBe(true);
+    expect(ex.delivered).toBe(ex.published);
+    // A claimed row keeps its last claim time; an inline one was never claimed.
+    const [c] = await rows<{ claimed: number }>(world.engine.db, sql`select count(*)::int as claimed from messages where run_id = ${runId} and bus_until is not null`);
+    expect(c?.claimed).toBeGreaterThan(0);
+    expect(c?.claimed).toBeLessThan(ex.published / 20);
+  });
 });

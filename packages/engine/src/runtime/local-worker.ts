@@ -7,7 +7,10 @@
  * exponential backoff of `backoffMs · 2^tries`, wait = `not_before` at the lease's end, last
  * attempt or unretryable = dead-lettered. A claim that finds a row whose previous holder went away
  * counts a stall; more than `maxStalledCount` stalls dead-letters the message (as the relay does
- * for a job BullMQ failed after lost locks). It sleeps until woken by an enqueue, a freed slot or a
+ * for a job BullMQ failed after lost locks). A pending row under a live lease is an inline message
+ * (process/inline-lane.ts) that a lane of this process holds: it is skipped, exactly as the relay
+ * skips it on BullMQ, and claimed like any other once that lease lapses (its lane died with the
+ * process, or handed it back). It sleeps until woken by an enqueue, a freed slot or a
  * due time it set itself, with a slow poll ({@link BACKSTOP_MS}) as the backstop.
  */
 import { z } from 'zod';
@@ -20,7 +23,7 @@ import type { Outcome } from '../process/types';
 import type { Engine } from '../kernel/engine';
 import type { LocalBus } from '../kernel/local-bus';
 import { rows, textArray } from '../kernel/sql';
-import { msgStatuses } from '../kernel/statuses';
+import { msgStatus, msgStatuses } from '../kernel/statuses';
 import { stalledOut } from './relay';
 
 /** Longest the worker sleeps without looking for due rows, in ms. */
@@ -69,6 +72,7 @@ export function startLocalWorker(
              where pool = ${pool} and status in ${msgStatuses('pending', 'running')}
                and (not_before is null or not_before <= now())
                and (bus_until is null or bus_until < now())
+               and not (status = ${msgStatus('pending')} and lease_until is not null and lease_until >= now())
              limit ${n} for update skip locked)
           update messages m set bus_until = now() + make_interval(secs => ${lockMs / 1000}), bus_stalls = m.bus_stalls + c.stalled::int
             from c where m.id = c.id
@@ -76,11 +80,13 @@ export function startLocalWorker(
       Claimed,
     );
 
-  // A row still open after an ack (its run ended) is finished as far as the bus goes (an enqueue of
-  // it makes it a fresh job again); a done row is never claimed, so acks need one statement a batch.
+  // A row not done after an ack (parked, dead, cancelled, or still open because its run ended) is
+  // finished as far as the bus goes: its claim is released so that an enqueue (a re-open, a parked
+  // message continued) makes it a fresh job again at once. A done row is never claimed or re-added,
+  // so it keeps its last claim time and is not written again: acks need one statement a batch.
   const acks = new Coalescer(async (ids) => {
     await engine.db.execute(
-      sql`update messages set bus_until = null, not_before = 'infinity' where id = any(${textArray(ids)}) and status in ${msgStatuses('pending', 'running')}`,
+      sql`update messages set bus_until = null, not_before = 'infinity' where id = any(${textArray(ids)}) and status <> ${msgStatus('done')}`,
     );
   });
 

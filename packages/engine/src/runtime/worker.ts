@@ -6,7 +6,7 @@
  */
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
-import { MessageJobSchema, queueName } from '../kernel/queues';
+import { MessageJobSchema, busOf, queueName } from '../kernel/queues';
 import { Batcher } from '../process/batcher';
 import { HeavyLane, processBatch } from '../process/batch';
 import { InlineLane } from '../process/inline-lane';
@@ -56,17 +56,17 @@ export interface RunningWorker {
 export function startWorker(engine: Engine, options: WorkerOptions = {}): RunningWorker {
   const pool = options.pool ?? 'default';
   const concurrency = options.concurrency ?? 64;
+  const local = busOf(engine).kind === 'local' ? engine.localBus : undefined;
   // On the in-process bus (runtime/local-worker.ts) this connection is never opened.
-  const connection = new Redis(engine.redisUrl, engine.localBus ? { maxRetriesPerRequest: null, lazyConnect: true } : { maxRetriesPerRequest: null });
+  const connection = new Redis(engine.redisUrl, local ? { maxRetriesPerRequest: null, lazyConnect: true } : { maxRetriesPerRequest: null });
   // Light children of this worker's commits stay here (process/inline-lane.ts) instead of becoming
-  // jobs. On the in-process bus every message is already a row this process claims, so there is no
-  // job to save and the lane stays off (its leases would only make the bus skip those rows).
-  const inline = engine.localBus ? undefined : new InlineLane(engine, pool);
+  // jobs (on BullMQ) or rows to claim (on the in-process bus, whose claim skips their live leases).
+  const inline = new InlineLane(engine, pool);
   // Light children for another pool this process serves go to that pool's lane (process/inline-lanes.ts).
-  const lanes = inline ? joinLanes(engine, pool, inline) : undefined;
+  const lanes = joinLanes(engine, pool, inline);
   const lane = new HeavyLane(engine, lanes);
   lane.afterCommit = () => coalesceWrites(connection);
-  inline?.start((items) => processBatch(engine, items, lane));
+  inline.start((items) => processBatch(engine, items, lane));
   const batcher = new Batcher<Delivery, Outcome>(
     (items) =>
       processBatch(engine, items, lane).then((outcomes) => {
@@ -75,9 +75,9 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
       }),
     { maxBatch: Math.max(concurrency, 1), maxInFlight: engine.config.batchesInFlight },
   );
-  const local = engine.localBus ? startLocalWorker(engine, engine.localBus, pool, concurrency, lane, batcher) : undefined;
+  const served = local ? startLocalWorker(engine, local, pool, concurrency, lane, batcher) : undefined;
   connection.on('error', () => undefined); // the Worker reports connection trouble through its own 'error'
-  const worker = local ? undefined : new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), {
+  const worker = served ? undefined : new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), {
     connection,
     prefix: engine.config.prefix,
     concurrency,
@@ -101,12 +101,12 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   return {
     pool,
     async close() {
-      lanes?.close(); // other pools' commits stop handing children to this worker
-      await (worker ?? local)?.close();
-      await inline?.close(); // finishes the inline messages in hand; their children go to BullMQ
+      lanes.close(); // other pools' commits stop handing children to this worker
+      await (worker ?? served)?.close();
+      await inline.close(); // finishes the inline messages in hand; their children go to BullMQ
       await (await unsubscribe)?.();
       lane.leases.close();
-      if (local) connection.disconnect();
+      if (served) connection.disconnect();
       else await connection.quit().catch(() => connection.disconnect());
     },
   };
