@@ -32,27 +32,6 @@ const UnfiredJoinRow = z.object({ run_id: z.string(), member: z.string(), expect
 export async function finalizeRuns(engine: Engine, runIds: readonly string[]): Promise<string[]> {
   if (runIds.length === 0) return [];
   const db = engine.db;
-<<<<<<< HEAD
-  const ended = await rows(
-    db,
-    sql`update runs set status = ${runStatus('done')}, cause = null, cause_member = null, cause_message = null,
-               ended_at = now(), moved_at = now()
-         where id = any(${textArray(runIds)})
-           and status in ${runStatuses('running', 'stalled')}
-           and not exists (select 1 from messages m where m.run_id = runs.id and m.status not in ${msgStatuses('done', 'filtered')})
-           and not exists (select 1 from joins j where j.run_id = runs.id and j.fired_at is null)
-     returning id`,
-    IdRow,
-  );
-  // Live updates: watchers of these runs refetch (events/outbox.ts).
-  if (ended.length > 0) await recordEvents(db, ended.map((r) => ({ kind: 'run.status' as const, runId: r.id, status: 'done' })));
-  // The kinds' run-end hooks (a nested mesh's child run continues its parked parent); a run that was
-  // stalled and ends done leaves its Action Center item (lifecycle/clear-stalled.ts).
-  if (ended.length > 0) {
-    await runsEnded(db, ended.map((r) => r.id), engine);
-    await clearStalled(db, ended.map((r) => r.id));
-  }
-=======
   // A run that was stalled and ends done leaves its Action Center item (lifecycle/clear-stalled.ts)
   // in the transaction that ends it: no reader sees the run done with its stalled item still open.
   const ended = await db.transaction(async (tx) => {
@@ -65,7 +44,7 @@ export async function finalizeRuns(engine: Engine, runIds: readonly string[]): P
              and not exists (select 1 from messages m where m.run_id = runs.id and m.status not in ${msgStatuses('done', 'filtered')})
              and not exists (select 1 from joins j where j.run_id = runs.id and j.fired_at is null)
        returning id`,
-      z.object({ id: z.string() }),
+      IdRow,
     );
     if (done.length > 0) {
       // Live updates: watchers of these runs refetch (events/outbox.ts).
@@ -76,7 +55,6 @@ export async function finalizeRuns(engine: Engine, runIds: readonly string[]): P
   });
   // The kinds' run-end hooks (a nested mesh's child run continues its parked parent).
   if (ended.length > 0) await runsEnded(db, ended.map((r) => r.id), engine);
->>>>>>> i18-finish
   const doneIds = new Set(ended.map((r) => r.id));
   await failUnfiredJoins(db, runIds.filter((id) => !doneIds.has(id)));
   return ended.map((r) => r.id);
