@@ -40,6 +40,18 @@ function ChannelEdgeView(props: EdgeProps<ChannelEdge>) {
       : selected
         ? 'border-sky-500 bg-sky-50 text-sky-900'
         : 'border-slate-300 bg-white text-slate-600';
+  const labelProps = {
+    'data-testid': `edge-label-${source}-${target}`,
+    'data-severity': severity,
+    title: findings?.map((f) => f.message).join('\n') ?? (when ? `only when ${when}` : 'every message'),
+    className: `nodrag nopan whitespace-nowrap rounded border px-1.5 py-0.5 font-mono text-[10px] leading-[14px] shadow-sm ${tone}`,
+  };
+  const content = (
+    <>
+      {severity && <span className="mr-1 font-sans font-bold" aria-hidden>{severity === 'error' ? '!' : '⚠'}</span>}
+      {text}
+    </>
+  );
   return (
     <>
       <BaseEdge id={id} path={path} markerEnd={`url(#trellis-arrow-${severity ?? 'none'})`} style={{ stroke, strokeWidth: selected ? 2.5 : 1.5 }} interactionWidth={24} />
@@ -48,18 +60,12 @@ function ChannelEdgeView(props: EdgeProps<ChannelEdge>) {
         // by its test id lands on the label, and a straight edge still has a box with width.
         <foreignObject x={labelX - 200} y={labelY - 12} width={400} height={24} style={{ overflow: 'visible', pointerEvents: 'none' }}>
           <div className="flex h-full items-center justify-center">
-            <button
-              type="button"
-              data-testid={`edge-label-${source}-${target}`}
-              data-severity={severity}
-              title={findings?.map((f) => f.message).join('\n') ?? (when ? `only when ${when}` : 'every message')}
-              onClick={() => onChannelClick?.(id)}
-              className={`nodrag nopan whitespace-nowrap rounded border px-1.5 py-0.5 font-mono text-[10px] leading-[14px] shadow-sm ${tone}`}
-              style={{ pointerEvents: 'all' }}
-            >
-              {severity && <span className="mr-1 font-sans font-bold">{severity === 'error' ? '!' : '⚠'}</span>}
-              {text}
-            </button>
+            {onChannelClick ? (
+              <button type="button" {...labelProps} onClick={() => onChannelClick(id)} style={{ pointerEvents: 'all' }}>{content}</button>
+            ) : (
+              // Nothing to click where channels are not edited (the run page): plain text, no nested control.
+              <span {...labelProps}>{content}</span>
+            )}
           </div>
         </foreignObject>
       )}
