@@ -14,9 +14,9 @@ export default async function AppLayout({ children }: { children: ReactNode }) {
   return (
     <RoleProvider role={user.role}>
       <div className="flex min-h-screen flex-col">
-        <NavBar email={user.email} role={user.role} />
+        {/* The assistant's toggle sits in the top bar, so it never covers a page's content. */}
+        <NavBar email={user.email} role={user.role}><AssistantPanel /></NavBar>
         <div className="flex flex-1 flex-col">{children}</div>
-        <AssistantPanel />
       </div>
     </RoleProvider>
   );

@@ -1,6 +1,6 @@
 'use client';
 /**
- * The assistant's chat panel, on every signed-in page behind a toggle button. Each question goes to
+ * The assistant's chat panel, on every signed-in page behind a toggle button in the top bar. Each question goes to
  * assistant.ask; a re-open comes back as a proposal stating exactly what would happen, and only an
  * explicit "yes" (typed, or the Yes button) sent with that proposal's token carries it out. Any
  * other message drops the proposal.
@@ -54,12 +54,13 @@ export function AssistantPanel() {
   return (
     <>
       <button type="button" onClick={() => setOpen((o) => !o)} aria-expanded={open} data-testid="assistant-toggle"
-        className="fixed bottom-4 right-4 z-40 rounded-full bg-slate-900 px-4 py-2 text-sm font-medium text-white shadow-lg hover:bg-slate-700">
-        {open ? 'Close assistant' : 'Ask Trellis'}
+        title={open ? 'Close the assistant' : 'Ask Trellis: what broke, why a run failed'}
+        className="whitespace-nowrap rounded-full bg-slate-900 px-2.5 py-1 text-xs font-medium text-white hover:bg-slate-700">
+        {open ? 'Close' : 'Ask'}
       </button>
       {open && (
         <aside aria-label="Assistant" data-testid="assistant-panel"
-          className="fixed bottom-16 right-4 z-40 flex h-[28rem] w-[26rem] max-w-[calc(100vw-2rem)] flex-col rounded-lg border border-slate-200 bg-white shadow-xl">
+          className="fixed right-4 top-14 z-40 flex h-[28rem] w-[26rem] max-w-[calc(100vw-2rem)] flex-col rounded-lg border border-slate-200 bg-white shadow-xl">
           <div className="border-b border-slate-200 px-3 py-2 text-sm font-semibold">Assistant</div>
           <ol className="flex-1 space-y-2 overflow-auto px-3 py-2 text-sm" data-testid="assistant-log">
             {lines.length === 0 && (

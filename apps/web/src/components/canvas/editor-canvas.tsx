@@ -6,6 +6,7 @@ import { MEMBER_KINDS, type MemberKind } from '@trellis/mesh/schema';
 import { ArrowMarkers } from './channel-edge';
 import { edgeTypes, nodeTypes } from './node-types';
 import { DRAG_TYPE } from './palette';
+import { FIT } from './use-open-layout';
 import type { ChannelEdge } from './types';
 import type { MeshEditor } from './use-mesh-editor';
 
@@ -39,8 +40,8 @@ export function EditorCanvas({ editor, readOnly, onDropKind }: { editor: MeshEdi
         nodesConnectable={!readOnly}
         deleteKeyCode={readOnly ? null : ['Backspace', 'Delete']}
         fitView
-        fitViewOptions={{ padding: 0.2, maxZoom: 1 }}
-       
+        fitViewOptions={FIT}
+        minZoom={FIT.minZoom}
       >
         <Background gap={20} />
         <Controls showInteractive={false} />

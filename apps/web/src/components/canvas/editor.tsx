@@ -1,7 +1,7 @@
 'use client';
 /** The mesh editor: palette, canvas, settings and checks, with save, import, export and run. */
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Finding } from '@trellis/mesh/findings';
 import { channelName, type MemberKind, type Mesh } from '@trellis/mesh/schema';
 import { useCan } from '@/components/ui/access';
@@ -17,9 +17,11 @@ import { SidePanel } from './side-panel';
 import { Toolbar } from './toolbar';
 import type { Pasted } from './fragment';
 import { LeaveGuard } from './leave-guard';
+import { MemberSearch } from './member-search';
 import { useClipboard, type ClipboardOutcome } from './use-clipboard';
 import { useHistory } from './use-history';
 import { useMeshEditor } from './use-mesh-editor';
+import { useOpenLayout } from './use-open-layout';
 import { useShortcuts } from './use-shortcuts';
 import { useSave } from './use-save';
 import { useValidation } from './use-validation';
@@ -67,6 +69,10 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
     };
   }, [canDesign, clipboard, history.undo, history.redo, selectedIds]);
   useShortcuts(shortcuts);
+  const { relayout, fit } = useOpenLayout(initial, editor, () => {
+    saver.rebase();
+    history.reset(editor.mesh);
+  });
 
   const overlay: CanvasOverlay = useMemo(
     () => ({ ...groupFindings(validation.findings), readOnly: !canDesign, onChannelClick: (edgeId) => select({ kind: 'channel', edgeId }) }),
@@ -94,7 +100,8 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
     if (!res.ok) return setNotice({ tone: 'error', message: `${file.name} was refused; nothing on the canvas changed.`, findings: res.findings });
     const renamed = res.mesh.name !== editor.meta.name;
     editor.replace({ ...res.mesh, name: editor.meta.name });
-    requestAnimationFrame(() => void flow.fitView({ padding: 0.2, maxZoom: 1 }));
+    // Members without positions are laid out as on open; then the whole mesh is fitted into view.
+    relayout(res.mesh);
     setNotice({
       tone: 'info',
       message: `Imported ${file.name}${renamed ? ` (its name “${res.mesh.name}” was kept as “${editor.meta.name}”)` : ''}. Save to make it a new version.`,
@@ -102,16 +109,44 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
   }
 
   function onLayout() {
-    editor.layout();
     // Fit once React Flow has the new positions.
-    requestAnimationFrame(() => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 200 }));
+    void editor.layout().then(fit);
+  }
+
+  const panel = useRef<HTMLElement>(null);
+  /** Moves the focus to the first field of the side panel (once it shows the new selection). */
+  const focusPanel = () => requestAnimationFrame(() => panel.current?.querySelector<HTMLElement>('input, textarea, select')?.focus());
+  /** Escape in the side panel gives the focus back to what it edits on the canvas. */
+  function onPanelKey(e: KeyboardEvent) {
+    if (e.key !== 'Escape' || e.defaultPrevented) return;
+    const s = editor.selection;
+    const target = s?.kind === 'member' ? `.react-flow__node[data-id="${CSS.escape(s.id)}"]`
+      : s?.kind === 'channel' ? `.react-flow__edge[data-id="${CSS.escape(s.edgeId)}"]` : '.react-flow__pane';
+    document.querySelector<HTMLElement>(target)?.focus();
+  }
+  /** Enter on the selected member or channel (React Flow selects on the first Enter) opens its settings. */
+  function onCanvasKey(e: KeyboardEvent) {
+    if (e.key !== 'Enter' || !(e.target instanceof HTMLElement)) return;
+    const item = e.target.closest('.react-flow__node.selected, .react-flow__edge.selected');
+    if (item) focusPanel();
+  }
+  /** Search's jump: select the member, centre it at the current zoom, focus it. */
+  function onJump(id: string) {
+    select({ kind: 'member', id });
+    const node = flow.getInternalNode(id);
+    if (node) {
+      const { x, y } = node.internals.positionAbsolute;
+      void flow.setCenter(x + (node.measured.width ?? 0) / 2, y + (node.measured.height ?? 0) / 2, { zoom: flow.getZoom(), duration: 200 });
+    }
+    requestAnimationFrame(() => document.querySelector<HTMLElement>(`.react-flow__node[data-id="${CSS.escape(id)}"]`)?.focus({ preventScroll: true }));
   }
 
   const nestedDefault = meshNames.find((n) => n !== editor.meta.name);
-  /** Click-to-add puts the member below the others; keep everything in view. */
-  function onAdd(kind: MemberKind) {
+  /** Click-to-add puts the member below the others; keep everything in view. From the keyboard, its settings get the focus. */
+  function onAdd(kind: MemberKind, byKeyboard: boolean) {
     editor.addMember(kind, undefined, nestedDefault);
-    requestAnimationFrame(() => void flow.fitView({ padding: 0.2, maxZoom: 1, duration: 200 }));
+    fit();
+    if (byKeyboard) focusPanel();
   }
   const onRunRefused = useCallback((r: { message: string; findings: Finding[] } | null) => {
     setNotice(r ? { tone: 'error', message: `The run did not start: ${r.message}`, findings: r.findings } : null);
@@ -129,16 +164,18 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
           onReload={() => void onReload()} onExport={() => downloadMesh(editor.mesh)} />
         <div className="flex min-h-0 flex-1">
           {canDesign && <Palette onAdd={onAdd} />}
-          <div className="min-w-0 flex-1">
+          <div className="min-w-0 flex-1" onKeyDown={onCanvasKey}>
             <EditorCanvas editor={editor} readOnly={!canDesign} onDropKind={(kind, at) => editor.addMember(kind, at, nestedDefault)} />
           </div>
-          <aside className="w-80 shrink-0 space-y-6 overflow-y-auto border-l border-slate-200 bg-white p-4" data-testid="side-panel">
+          <aside ref={panel} onKeyDown={onPanelKey} aria-label="Settings and checks"
+            className="w-80 shrink-0 space-y-6 overflow-y-auto border-l border-slate-200 bg-white p-4" data-testid="side-panel">
             <fieldset disabled={!canDesign} className="contents" data-testid="side-panel-fields">
               <SidePanel editor={editor} meshNames={meshNames} />
             </fieldset>
             <FindingsPanel findings={validation.findings} checking={validation.checking} problem={validation.problem} onSelect={onSelectFinding} />
           </aside>
         </div>
+        <MemberSearch nodes={editor.nodes} onJump={onJump} />
       </div>
     </CanvasOverlayContext.Provider>
   );

@@ -5,7 +5,16 @@ import type { Channel, Member, MemberKind } from '@trellis/mesh/schema';
 export type MemberNodeData = { member: Member };
 export type MemberNode = Node<MemberNodeData, MemberKind>;
 
-export type ChannelEdgeData = { channel: Channel };
+/**
+ * How auto-layout drew a channel, in flow coordinates (px): the path from the out handle through its
+ * bends to the in handle, and the centre of its condition label. View state only, never saved.
+ */
+export interface ChannelRoute {
+  points: { x: number; y: number }[];
+  label?: { x: number; y: number };
+}
+
+export type ChannelEdgeData = { channel: Channel; route?: ChannelRoute };
 export type ChannelEdge = Edge<ChannelEdgeData, 'channel'>;
 
 /** The parts of a mesh file that are not drawn: they travel beside the canvas. */

@@ -31,5 +31,7 @@ export function useHistory(mesh: Mesh, dragging: boolean, restore: (mesh: Mesh) 
     canRedo: history.future.length > 0,
     undo: useCallback(() => step(undo), [step]),
     redo: useCallback(() => step(redo), [step]),
+    /** Starts over from `mesh` with nothing to undo (the layout placed on open is not an edit). */
+    reset: useCallback((mesh: Mesh) => setHistory(startHistory(mesh)), []),
   };
 }

@@ -6,7 +6,7 @@
 import { useEdgesState, useNodesState, type Connection, type XYPosition } from '@xyflow/react';
 import { useCallback, useMemo, useState } from 'react';
 import type { Channel, Member, MemberKind, Mesh } from '@trellis/mesh/schema';
-import { autoLayout } from './auto-layout';
+import { autoLayout, matchesLayout, type LayoutResult } from './auto-layout';
 import { channelEdge, flowToMesh, memberNode, meshToFlow } from './mappers';
 import { freePosition, newMember, renameMember } from './members';
 import type { ChannelEdge, MemberNode, MeshMeta } from './types';
@@ -112,11 +112,51 @@ export function useMeshEditor(initial: Mesh) {
 
   const removeChannel = useCallback((edgeId: string) => setEdges((es) => es.filter((e) => e.id !== edgeId)), [setEdges]);
 
-  const layout = useCallback(() => setNodes((ns) => autoLayout(ns, edges)), [setNodes, edges]);
+  /**
+   * Puts members where `result` says (unless `routesOnly`) and draws channels along its routes; edges
+   * it does not know keep theirs.
+   */
+  const applyLayout = useCallback(
+    (result: LayoutResult, routesOnly = false) => {
+      if (!routesOnly) setNodes((ns) => ns.map((n) => {
+        const p = result.positions.get(n.id);
+        return p && (p.x !== n.position.x || p.y !== n.position.y) ? { ...n, position: p } : n;
+      }));
+      setEdges((es) => es.map((e) => {
+        const route = result.routes.get(e.id);
+        return route && e.data ? { ...e, data: { ...e.data, route } } : e;
+      }));
+    },
+    [setNodes, setEdges],
+  );
+
+  /** Lays the whole mesh out again (the toolbar's Layout button); resolves once the positions are applied. */
+  const layout = useCallback(
+    async () => applyLayout(await autoLayout(nodes, edges)),
+    [applyLayout, nodes, edges],
+  );
+
+  /**
+   * On open, once React Flow has measured the members: a mesh with members that have no saved
+   * position is laid out; a mesh saved as auto-layout left it keeps its positions and gets the
+   * layout's channel routes and label places. Resolves true when positions changed.
+   */
+  const layoutOnOpen = useCallback(
+    async (unplaced: boolean): Promise<boolean> => {
+      const result = await autoLayout(nodes, edges);
+      if (unplaced) {
+        applyLayout(result);
+        return true;
+      }
+      if (matchesLayout(nodes, result)) applyLayout(result, true);
+      return false;
+    },
+    [applyLayout, nodes, edges],
+  );
 
   return {
     meta, setMeta, nodes, edges, mesh, selection, onNodesChange, onEdgesChange,
-    select, replace, addMember, updateMember, removeMember, canConnect, connect, updateChannel, removeChannel, layout,
+    select, replace, addMember, updateMember, removeMember, canConnect, connect, updateChannel, removeChannel, layout, layoutOnOpen,
   };
 }
 

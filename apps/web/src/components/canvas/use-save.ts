@@ -47,5 +47,8 @@ export function useSave(meshId: string, initialVersion: number, mesh: Mesh) {
     return false;
   }
 
-  return { baseVersion, dirty: text !== savedText, outcome, saving: mutation.isPending, save, dismiss: () => setOutcome(null) };
+  /** Takes the canvas as it is now as the saved state (the layout placed on open is not an edit). */
+  const rebase = () => setSavedText(text);
+
+  return { baseVersion, dirty: text !== savedText, outcome, saving: mutation.isPending, save, rebase, dismiss: () => setOutcome(null) };
 }

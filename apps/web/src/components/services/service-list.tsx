@@ -44,7 +44,7 @@ export function ServiceList() {
         <h1 className="text-2xl font-semibold tracking-tight">Services</h1>
         <p className="text-sm text-slate-600">
           Outside services answer a mesh&apos;s <code>service</code> members: they claim parked jobs over the REST API
-          (<a className="text-sky-700 hover:underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a>) with their API key.
+          (<a className="text-sky-700 underline" href="/api/v1/openapi.json">/api/v1/openapi.json</a>) with their API key.
         </p>
       </div>
       {canAdd && (

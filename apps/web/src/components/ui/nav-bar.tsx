@@ -1,6 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
+import type { ReactNode } from 'react';
 import { signOut } from 'next-auth/react';
 import type { Role } from '@trellis/engine/users/roles';
 import { LiveUpdates } from '@/components/live/live-updates';
@@ -19,8 +20,11 @@ const LINKS = [
   { href: '/tools', label: 'Tools', adminOnly: true },
 ] as const;
 
-/** The top bar: the pages the person's role can use, who is signed in (a link to their account), sign-out. */
-export function NavBar({ email, role }: { email: string; role: Role }) {
+/**
+ * The top bar: the pages the person's role can use, `children` (the assistant's toggle), who is signed
+ * in (a link to their account), sign-out.
+ */
+export function NavBar({ email, role, children }: { email: string; role: Role; children?: ReactNode }) {
   const path = usePathname();
   const links = LINKS.filter((l) => !('adminOnly' in l) || role === 'admin');
   return (
@@ -38,6 +42,7 @@ export function NavBar({ email, role }: { email: string; role: Role }) {
       </nav>
       <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
         <LiveUpdates />
+        {children}
         <Link href="/account" className="hover:text-slate-900" data-testid="nav-user" title={`Signed in as ${role}`}>
           {email}
         </Link>

@@ -2,9 +2,11 @@
 /**
  * The frame every member node shares: handles, title, kind, head marker, and the overlay
  * (findings badge in the editor, counts on the run page). Kind components fill in the summary.
+ * Findings never change a member's size: they sit in a badge whose popover lists them.
  */
 import { Handle, Position } from '@xyflow/react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import type { Finding } from '@trellis/mesh/findings';
 import type { Member } from '@trellis/mesh/schema';
 import type { KindStyle } from '../kinds/types';
 import { useOverlay, worst } from '../overlay';
@@ -38,18 +40,33 @@ export function MemberShell({ member, style, children }: { member: Member; style
           {c.lost > 0 && <span className="font-semibold text-red-800" title="lost">{c.lost} lost</span>}
         </div>
       )}
-      {severity && findings && (
-        <div data-testid={`node-${member.id}-finding`} title={findings.map((f) => f.message).join('\n')}
-          className={`absolute -right-2 -top-2 flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-[11px] font-bold text-white ${severity === 'error' ? 'bg-red-600' : 'bg-amber-500'}`}>
-          {findings.length}
-        </div>
-      )}
-      {severity && findings?.[0] && (
-        <div className={`border-t px-2.5 py-1 text-[11px] leading-snug ${severity === 'error' ? 'border-red-100 text-red-700' : 'border-amber-100 text-amber-800'}`}>
-          {findings[0].message}
-        </div>
-      )}
+      {severity && findings && <FindingsBadge memberId={member.id} severity={severity} findings={findings} />}
       <Handle type="source" position={Position.Bottom} id="out" isConnectable={!readOnly} data-testid={`handle-${member.id}-out`} className="bg-slate-500!" />
+    </div>
+  );
+}
+
+/** The findings count on a member's corner; clicking it (or Enter) opens the list, Escape closes it. */
+function FindingsBadge({ memberId, severity, findings }: { memberId: string; severity: 'error' | 'warning'; findings: readonly Finding[] }) {
+  const [open, setOpen] = useState(false);
+  const noun = findings.length === 1 ? 'finding' : 'findings';
+  return (
+    <div className="nodrag nopan absolute -right-2 -top-2 z-10">
+      <button type="button" data-testid={`node-${memberId}-finding`} data-severity={severity} aria-expanded={open}
+        aria-label={`${findings.length} ${noun} on ${memberId}`} title={findings.map((f) => f.message).join('\n')}
+        onClick={(e) => { e.stopPropagation(); setOpen((o) => !o); }}
+        onKeyDown={(e) => { if (e.key === 'Escape') { e.stopPropagation(); setOpen(false); } }}
+        className={`flex h-5 min-w-5 items-center justify-center rounded-full px-1 text-[11px] font-bold text-white ${severity === 'error' ? 'bg-red-700' : 'bg-amber-700'}`}>
+        {findings.length}
+      </button>
+      {open && (
+        <ul role="tooltip" data-testid={`node-${memberId}-findings`}
+          className="absolute right-0 top-6 w-64 space-y-1 rounded-md border border-slate-200 bg-white p-2 text-[11px] leading-snug shadow-lg">
+          {findings.map((f, i) => (
+            <li key={i} className={f.severity === 'error' ? 'text-red-700' : 'text-amber-800'}>{f.message}</li>
+          ))}
+        </ul>
+      )}
     </div>
   );
 }

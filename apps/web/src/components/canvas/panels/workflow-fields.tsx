@@ -47,7 +47,7 @@ export function WorkflowFields({ member, onChange }: { member: WorkflowMember; o
         <div key={i} className="space-y-2 rounded-md border border-slate-200 bg-slate-50 p-2" data-testid={`step-${i}`}>
           <div className="flex items-center gap-1">
             <span className="w-5 text-xs text-slate-500">{i + 1}.</span>
-            <select className={`${inputClass} flex-1`} value={step.type} data-testid={`step-${i}-type`}
+            <select className={`${inputClass} flex-1`} value={step.type} data-testid={`step-${i}-type`} aria-label={`Step ${i + 1}: type`}
               onChange={(e) => set(steps.map((s, j) => (j === i ? BLANK[e.target.value as Step['type']] : s)))}>
               {(Object.keys(LABELS) as Step['type'][]).map((t) => <option key={t} value={t}>{LABELS[t]}</option>)}
             </select>
