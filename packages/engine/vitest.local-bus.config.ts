@@ -35,6 +35,7 @@ export const REDIS_ONLY: Record<string, string> = {
   'src/process/lease.integration.test.ts': "reads BullMQ's job hashes, locks, stalled counters and event streams",
   'src/runtime/claims.integration.test.ts': "BullMQ's claim model: locks lapsing across worker processes",
   'src/process/inline-lane.integration.test.ts': 'counts BullMQ jobs and the relay re-adding them (the in-process counterparts are in local-bus)',
+  'src/process/inline-lanes.integration.test.ts': "counts BullMQ jobs per pool (a commit's children for another pool of the process are no jobs)",
   'src/runtime/inline-crash.integration.test.ts': 'a worker process killed while the relay must re-add its inline rows as BullMQ jobs',
   'src/runtime/relay.integration.test.ts': 're-adds jobs Redis lost; on the in-process bus the row is the job',
   'src/runtime/relay-repair.integration.test.ts': 'repairs missing or failed BullMQ jobs',
@@ -53,6 +54,7 @@ export const REDIS_ONLY: Record<string, string> = {
  * same way as in the tests above, and what they check happens inside a step, a commit or a query.
  */
 export const BUS_INDIFFERENT: Record<string, string> = {
+  'src/runtime/local-bus-refusals.integration.test.ts': 'runs on the in-process bus already (it chooses the bus itself)',
   'src/process/join.integration.test.ts': 'join arithmetic on rows, no bus',
   'src/process/join-skips.integration.test.ts': 'join arithmetic on rows, no bus',
   'src/process/commit.integration.test.ts': 'commit retries (deadlocks, isolation) inside one transaction',

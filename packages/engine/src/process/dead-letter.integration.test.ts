@@ -160,7 +160,10 @@ describe('dead letters', () => {
     expect(view.causeMessage).toMatch(/took longer than 0\.3 s \(after 2 attempts\)/);
     // A timeout is retried like any provider failure; each attempt was told to stop, never before the limit.
     expect(calls).toHaveLength(2);
-    for (const c of calls) expect((c.abortedAt ?? 0) - c.at).toBeGreaterThanOrEqual(LIMIT_MS - 5);
+    // The deadline's timer starts before the provider is called (the step's own set-up comes
+    // between), so a loaded machine sees the abort a little under LIMIT_MS after the call: a lower
+    // bound with that slack still fails an abort that comes early (at once, or at half the limit).
+    for (const c of calls) expect((c.abortedAt ?? 0) - c.at).toBeGreaterThanOrEqual(LIMIT_MS - 60);
     const [dead] = (await listMessages(engine.db, { runId: view.id, status: 'dead' })).items;
     expect(dead).toMatchObject({ member: 'flaky', attempts: 2 });
   });

@@ -71,9 +71,19 @@ export async function reopenRuns(
         z.object({ id: z.string() }),
       );
       if (moved.length === 0) return undefined;
+      // On BullMQ the rows are pending before their jobs are added (after this commits); their
+      // created_at is old, so the relay would count them missing in between (and, past maxRequeues,
+      // lost). A short hold (`lease_until`, no owner), as a commit gives its inline children, makes
+      // the relay skip them until their jobs exist; if this process dies first, it lapses and the
+      // relay adds them. The in-process bus has no job to wait for: no hold there.
+      const holdSeconds = engine.localBus ? 0 : engine.config.inlineLeaseMs / 1000;
       await tx.execute(
         sql`update messages set status = case when status = any(${textArray(FINISHED)}) then ${msgStatus('pending')} else status end,
-                   requeues = 0, error = null, finished_at = null
+                   requeues = 0, error = null, finished_at = null,
+                   lease_owner = case when status = any(${textArray(FINISHED)}) then null else lease_owner end,
+                   lease_until = case when status = any(${textArray(FINISHED)})
+                                      then case when ${holdSeconds}::float8 > 0 then now() + make_interval(secs => ${holdSeconds}) end
+                                      else lease_until end
              where id = any(${textArray(p.ids.map((m) => m.id))}) and status = any(${textArray([...REPUBLISH])})`,
       );
       for (const [member, pool] of poolChanges(p)) {
