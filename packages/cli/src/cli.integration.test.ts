@@ -51,6 +51,12 @@ describe('trellis validate', () => {
     const missing = trellis(['validate', join(work, 'absent.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read mesh file .*absent\.json: no such file/);
+    const missingJson = trellis(['validate', join(work, 'absent.json'), '--json']);
+    expect(missingJson.code).toBe(2);
+    expect(JSON.parse(missingJson.stdout)).toMatchObject({ error: { code: 'usage', message: expect.stringMatching(/cannot read mesh file .*absent\.json/) } });
+    const badOption = trellis(['runs', '--json', '--no-such-option']);
+    expect(badOption.code).toBe(2);
+    expect(JSON.parse(badOption.stdout)).toMatchObject({ error: { code: 'usage', message: expect.stringContaining('--no-such-option') } });
   });
 });
 
@@ -84,7 +90,9 @@ describe('trellis run', () => {
     writeFileSync(input, 'x');
     const r = trellis(['run', mesh, '--input', input, '--json'], { REDIS_URL: 'redis://127.0.0.1:1' });
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe('');
+    // With --json, stdout holds exactly one JSON object naming the error; stderr the one line.
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(r.stdout)).toEqual({ error: { code: 'redis_unreachable', message: expect.stringMatching(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1.*REDIS_URL/) } });
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toMatch(/cannot reach Redis at redis:\/\/127\.0\.0\.1:1.*REDIS_URL/);
   });

@@ -32,7 +32,7 @@ import { orchestratorCommand, workerCommand } from './commands/serve';
 import { userAddCommand, userDisabledCommand, userListCommand, userPasswordCommand, userRemoveCommand, userRoleCommand } from './commands/user';
 import { toolAddCommand, toolListCommand, toolRemoveCommand, type ToolAddOptions } from './commands/tool';
 import { validateCommand } from './commands/validate';
-import { EXIT, report } from './fail';
+import { EXIT, report, wantsJson } from './fail';
 
 function action<A extends unknown[]>(fn: (...args: A) => Promise<number>) {
   return async (...args: A) => {
@@ -270,6 +270,8 @@ try {
 } catch (err) {
   if (err instanceof CommanderError) {
     const ok = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help';
+    // Commander has said it on stderr; with --json, stdout still gets one JSON object.
+    if (!ok && wantsJson()) process.stdout.write(`${JSON.stringify({ error: { code: 'usage', message: err.message.replace(/^error: /, '') } })}\n`);
     process.exit(ok ? EXIT.ok : EXIT.usage);
   }
   process.exit(report(err));

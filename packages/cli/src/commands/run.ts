@@ -89,7 +89,7 @@ async function start(engine: Engine, meshFile: string, opts: RunOptions, timeout
 function refuseMesh(meshFile: string, json: boolean | undefined, message: string, findings: readonly Finding[]): never {
   if (json) process.stdout.write(`${JSON.stringify({ runId: null, status: 'refused', error: { code: 'mesh_invalid', message }, findings })}\n`);
   else printFindings(meshFile, false, findings);
-  throw new CliError(message, EXIT.usage);
+  throw new CliError(message, EXIT.usage, json === true);
 }
 
 /** Writes the leaf payload's `text` exactly as UTF-8 bytes, or the output as JSON when it has no text. */

@@ -295,9 +295,18 @@ export async function checkRedisDurability(redis: Redis): Promise<RedisDurabilit
   }
 }
 
-/** Logs {@link checkRedisDurability}'s findings: a warning each, or a note that nothing could be checked. */
+/** The Redis servers (by URL) this process has already said something about. */
+const durabilityTold = new Set<string>();
+
+/**
+ * Logs {@link checkRedisDurability}'s findings: a warning each, or a note that nothing could be
+ * checked; once per process for each Redis URL (a web server that boots several engines, or a
+ * command that opens one per step, says it once).
+ */
 export async function warnOnRedisDurability(engine: Engine): Promise<RedisDurability> {
   const found = await checkRedisDurability(engine.redis);
+  if (durabilityTold.has(engine.redisUrl)) return found;
+  durabilityTold.add(engine.redisUrl);
   for (const w of found.warnings) engine.log.warn(w);
   if (!found.checked) engine.log.info('could not read Redis settings (CONFIG disabled); check appendonly and maxmemory-policy yourself');
   return found;

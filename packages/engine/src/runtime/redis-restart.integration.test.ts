@@ -125,6 +125,10 @@ describe('Redis restarted mid-run', () => {
       'Redis has appendonly no: a Redis restart loses queued jobs; set appendonly yes',
       'Redis has maxmemory-policy allkeys-lru: it may evict queued jobs; set maxmemory-policy noeviction',
     ]);
+    // Once per process for a server: a second engine on the same Redis says nothing more.
+    warned.length = 0;
+    expect((await warnOnRedisDurability({ ...world.engine, log })).warnings).toHaveLength(2);
+    expect(warned).toEqual([]);
 
     for (const [server, expected] of [
       [safe, { warnings: [], checked: true }],
