@@ -14,6 +14,7 @@ import { RunOutput } from './run-output';
 import { CANCELLABLE, ENDED } from './run-status';
 import { RunCancel } from './run-cancel';
 import { RunToolCalls } from './run-tool-calls';
+import { RunTimeline } from './run-timeline';
 import { useCan } from '@/components/ui/access';
 
 export function RunView({ runId }: { runId: string }) {
@@ -84,6 +85,7 @@ export function RunView({ runId }: { runId: string }) {
         </dl>
       </section>
 
+      {!r.prunedAt && <RunTimeline runId={runId} live={!ended} />}
       <RunMesh meshId={r.meshId} version={r.meshVersion} memberCounts={r.memberCounts} />
       {r.status === 'done' && <RunOutput output={r.output} name={r.inputName} />}
       <RunToolCalls runId={runId} live={!ended} />
