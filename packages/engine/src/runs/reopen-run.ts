@@ -73,6 +73,7 @@ export async function reopenRuns(
       if (moved.length === 0) return undefined;
       await tx.execute(
         sql`update messages set status = case when status = any(${textArray(FINISHED)}) then ${msgStatus('pending')} else status end,
+                   attempts = case when status = any(${textArray(FINISHED)}) then 0 else attempts end,
                    requeues = 0, error = null, finished_at = null
              where id = any(${textArray(p.ids.map((m) => m.id))}) and status = any(${textArray([...REPUBLISH])})`,
       );
