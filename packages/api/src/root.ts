@@ -6,10 +6,13 @@ import { list as listMeshes } from './routers/meshes/list';
 import { save } from './routers/meshes/save';
 import { setPublished } from './routers/meshes/set-published';
 import { validate } from './routers/meshes/validate';
+import { versions } from './routers/meshes/versions';
+import { restore } from './routers/meshes/restore';
 import { get as getRun } from './routers/runs/get';
 import { list as listRuns } from './routers/runs/list';
 import { attempts } from './routers/runs/attempts';
 import { messages } from './routers/runs/messages';
+import { timeline } from './routers/runs/timeline';
 import { reopen } from './routers/runs/reopen';
 import { cancel } from './routers/runs/cancel';
 import { reopenPreview } from './routers/runs/reopen-preview';
@@ -54,8 +57,8 @@ import { setEnabled as setScheduleEnabled } from './routers/schedules/set-enable
 import { router } from './trpc';
 
 export const appRouter = router({
-  meshes: router({ list: listMeshes, get: getMesh, create, save, import: importMesh, validate, setPublished }),
-  runs: router({ list: listRuns, get: getRun, messages, reopen, reopenPreview, attempts, cancel }),
+  meshes: router({ list: listMeshes, get: getMesh, create, save, import: importMesh, validate, setPublished, versions, restore }),
+  runs: router({ list: listRuns, get: getRun, messages, reopen, reopenPreview, attempts, cancel, timeline }),
   exceptions: router({ feed }),
   services: router({ list: listServices, add: addService }),
   actions: router({ list: listActions, act, decide, people }),

@@ -34,7 +34,7 @@ export const messages = pgTable(
     /** What a leaf member (no outgoing channel) produced; children carry everyone else's output. */
     output: jsonb('output'),
     status: text('status').$type<MessageStatus>().notNull().default('pending'),
-    /** Deliveries so far (a redelivery after a lapsed claim counts again). */
+    /** Deliveries so far in the run's current attempt (a redelivery after a lapsed claim counts again; a re-open starts again at 0). */
     attempts: integer('attempts').notNull().default(0),
     /** Times the outbox relay had to re-add the job because Redis no longer had it. */
     requeues: integer('requeues').notNull().default(0),

@@ -10,12 +10,14 @@ import { previewReopen, reopenRuns } from '../runs/reopen-run';
 import { answerApprovals, answerFailures, answerLost, answerStalled, answerWhy, HELP } from './answers';
 import { issueToken, redeemToken, type ReopenAction } from './confirm';
 import type { AssistantModel } from './env';
+import { startOfLocalDay } from './day';
 import { isFullRunId, matchIntent, type Intent, type Window } from './intents';
 import { askModel } from './model';
 import type { AskReply, Proposal } from './reply';
 
 export type { AskReply, Proposal } from './reply';
-import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, runsMatching, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
+export { isTimeZone } from './day';
+import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, runsMatching, stalledRuns, whyRunFailed } from './queries';
 import { ROLES_ALLOWED, roleAllows, type Role } from '../users/roles';
 
 /** A question, and the token of the proposal it may be confirming. */
@@ -26,14 +28,24 @@ export interface AskInput {
   userId: string;
   /** The asking person's role: the assistant proposes and performs only what it allows. */
   role: Role;
+  /**
+   * The asker's IANA time zone (the browser's): "today", "yesterday" and "this week" are calendar
+   * days there, as on the exceptions feed and the Runs tab. UTC when absent.
+   */
+  timeZone?: string;
 }
 
-/** Time window start for a window word, and how to say it. */
-export function windowStart(window: Window, now = new Date()): { since: Date; words: string } {
-  const today = startOfTodayUtc(now);
-  if (window === 'yesterday') return { since: new Date(today.getTime() - 86_400_000), words: 'since yesterday (UTC)' };
-  if (window === 'week') return { since: new Date(today.getTime() - 6 * 86_400_000), words: 'in the last 7 days' };
-  return { since: today, words: 'today (UTC)' };
+/**
+ * Time window start for a window word in the asker's zone (UTC when absent), and how to say it,
+ * naming the zone: `today (America/New_York, UTC−05:00)`.
+ * @throws RangeError for an unknown zone.
+ */
+export function windowStart(window: Window, now = new Date(), timeZone?: string): { since: Date; words: string } {
+  const back = window === 'yesterday' ? 1 : window === 'week' ? 6 : 0;
+  const day = startOfLocalDay(now, timeZone, back);
+  if (window === 'yesterday') return { since: day.start, words: `since yesterday (${day.zone})` };
+  if (window === 'week') return { since: day.start, words: `in the last 7 days (${day.zone})` };
+  return { since: day.start, words: `today (${day.zone})` };
 }
 
 /**
@@ -55,7 +67,7 @@ export async function ask(engine: Engine, input: AskInput, model?: AssistantMode
   }
   if (model) {
     try {
-      return await askModel(engine, model, question, (action) => propose(engine, action, input));
+      return await askModel(engine, model, question, (action) => propose(engine, action, input), input.timeZone);
     } catch (err) {
       // The figures do not depend on the model: answer with the built-in matcher and say why.
       const why = err instanceof Error ? err.message : String(err);
@@ -96,7 +108,7 @@ async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confi
   const reply = (answer: string, name: string, proposal?: Proposal): AskReply => ({ answer, via: 'matcher', intent: name, ...(proposal ? { proposal } : {}) });
   switch (intent.kind) {
     case 'failures': {
-      const w = windowStart(intent.window);
+      const w = windowStart(intent.window, new Date(), asker.timeZone);
       return reply(answerFailures(await failuresSince(engine.db, w.since), w.words), 'failures');
     }
     case 'why': {
@@ -108,7 +120,7 @@ async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confi
     case 'stalled':
       return reply(answerStalled(await stalledRuns(engine.db)), 'stalled');
     case 'lost': {
-      const w = windowStart(intent.window);
+      const w = windowStart(intent.window, new Date(), asker.timeZone);
       return reply(answerLost(await lostMessagesSince(engine.db, w.since), w.words), 'lost');
     }
     case 'approvals':
@@ -133,7 +145,7 @@ async function askMatcher(engine: Engine, intent: Exclude<Intent, { kind: 'confi
 }
 
 /** Who is asking: the assistant acts for them, within their role. */
-export type Asker = Pick<AskInput, 'userId' | 'role'>;
+export type Asker = Pick<AskInput, 'userId' | 'role' | 'timeZone'>;
 
 /** The role policy's answer when the asker may not re-open runs. */
 function reopenRefusal(role: Role): string {

@@ -12,7 +12,8 @@ import type { AskReply, Proposal } from './reply';
 import type { ReopenAction } from './confirm';
 import type { AssistantModel } from './env';
 import { isFullRunId } from './intents';
-import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, runsMatching, stalledRuns, startOfTodayUtc, whyRunFailed } from './queries';
+import { approvalsWaiting, failuresSince, lostMessagesSince, reopenableRunIds, runsMatching, stalledRuns, whyRunFailed } from './queries';
+import { startOfLocalDay } from './day';
 
 const WindowArg = z.object({ window: z.enum(['today', 'yesterday', 'week']).default('today') });
 
@@ -46,14 +47,15 @@ const SYSTEM =
 
 const MAX_ROUNDS = 5;
 
-function since(window: 'today' | 'yesterday' | 'week'): Date {
-  const today = startOfTodayUtc();
-  return window === 'yesterday' ? new Date(today.getTime() - 86_400_000) : window === 'week' ? new Date(today.getTime() - 6 * 86_400_000) : today;
+/** Where a window starts in the asker's zone (UTC when absent): calendar days, as on the feed. */
+function since(window: 'today' | 'yesterday' | 'week', timeZone: string | undefined): Date {
+  return startOfLocalDay(new Date(), timeZone, window === 'yesterday' ? 1 : window === 'week' ? 6 : 0).start;
 }
 
 /**
  * Asks the configured model, running the tools it calls, for at most five rounds.
  * @param propose previews a re-open and issues its confirmation token.
+ * @param timeZone the asker's IANA zone: where "today" starts (UTC when absent).
  * @throws Error when the provider cannot be reached or answers with an error (the message names it).
  */
 export async function askModel(
@@ -61,6 +63,7 @@ export async function askModel(
   model: AssistantModel,
   question: string,
   propose: (action: ReopenAction) => Promise<{ text: string; proposal?: Proposal }>,
+  timeZone?: string,
 ): Promise<AskReply> {
   const client = new OpenAI({ baseURL: model.baseUrl, apiKey: model.apiKey ?? 'no-key', maxRetries: 1, timeout: 60_000, organization: null, project: null });
   const messages: ChatCompletionMessageParam[] = [
@@ -85,7 +88,7 @@ export async function askModel(
       let result: unknown;
       try {
         const args = JSON.parse(call.function.arguments || '{}') as unknown;
-        result = await runTool(engine, call.function.name, args, async (action) => (proposed = await propose(action)));
+        result = await runTool(engine, call.function.name, args, async (action) => (proposed = await propose(action)), timeZone);
       } catch (err) {
         result = { error: err instanceof Error ? err.message : String(err) };
       }
@@ -100,10 +103,11 @@ async function runTool(
   name: string,
   args: unknown,
   propose: (action: ReopenAction) => Promise<{ text: string; proposal?: Proposal }>,
+  timeZone: string | undefined,
 ): Promise<unknown> {
   switch (name) {
     case 'failures':
-      return failuresSince(engine.db, since(WindowArg.parse(args).window));
+      return failuresSince(engine.db, since(WindowArg.parse(args).window, timeZone));
     case 'why_run_failed': {
       const ref = z.object({ runId: z.string().min(1) }).parse(args).runId.trim().toLowerCase().replace('...', '…');
       if (isFullRunId(ref)) return (await whyRunFailed(engine.db, ref)) ?? { error: 'no such run' };
@@ -116,7 +120,7 @@ async function runTool(
     case 'stalled_runs':
       return stalledRuns(engine.db);
     case 'lost_messages':
-      return lostMessagesSince(engine.db, since(WindowArg.parse(args).window));
+      return lostMessagesSince(engine.db, since(WindowArg.parse(args).window, timeZone));
     case 'approvals_waiting':
       return approvalsWaiting(engine.db);
     case 'propose_reopen': {

@@ -79,6 +79,7 @@ export async function reopenRuns(
       const holdSeconds = engine.localBus ? 0 : engine.config.inlineLeaseMs / 1000;
       await tx.execute(
         sql`update messages set status = case when status = any(${textArray(FINISHED)}) then ${msgStatus('pending')} else status end,
+                   attempts = case when status = any(${textArray(FINISHED)}) then 0 else attempts end,
                    requeues = 0, error = null, finished_at = null,
                    lease_owner = case when status = any(${textArray(FINISHED)}) then null else lease_owner end,
                    lease_until = case when status = any(${textArray(FINISHED)})

@@ -42,7 +42,8 @@ export function AssistantPanel() {
     setLines((l) => [...l, { who: 'you', text: q }]);
     setDraft('');
     // The token goes with the very next message only; the server acts on it only for a plain "yes".
-    ask.mutate({ question: q, ...(token ? { confirmToken: token } : {}) });
+    // The browser's zone: the asker's today is the viewer's local day, as on the exceptions feed and the Runs tab.
+    ask.mutate({ question: q, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, ...(token ? { confirmToken: token } : {}) });
     setToken(undefined);
   }
 

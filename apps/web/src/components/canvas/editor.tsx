@@ -1,6 +1,7 @@
 'use client';
 /** The mesh editor: palette, canvas, settings and checks, with save, import, export and run. */
 import { ReactFlowProvider, useReactFlow } from '@xyflow/react';
+import Link from 'next/link';
 import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { Finding } from '@trellis/mesh/findings';
 import { channelName, type MemberKind, type Mesh } from '@trellis/mesh/schema';
@@ -157,6 +158,7 @@ function EditorInner({ meshId, version, initial, meshNames, onReload }: Props) {
       <div className="flex h-[calc(100vh-3rem)] flex-col" data-testid="mesh-editor">
         <Toolbar name={editor.meta.name} version={saver.baseVersion} dirty={saver.dirty} saving={saver.saving} canEdit={canDesign}
           onSave={() => void saver.save()} onExport={() => downloadMesh(editor.mesh)} onImport={(f) => void onImport(f)} onLayout={onLayout} history={history}>
+          <Link href={`/meshes/${meshId}/versions`} className="text-sm text-sky-700 hover:underline" data-testid="mesh-history">History</Link>
           {canRun && <RunStarter meshId={meshId} version={saver.baseVersion} dirty={saver.dirty} onRefused={onRunRefused} />}
         </Toolbar>
         {canDesign && <LeaveGuard dirty={saver.dirty} onSave={saver.save} />}

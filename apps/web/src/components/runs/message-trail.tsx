@@ -9,6 +9,7 @@ import { StatusBadge } from '@/components/ui/status-badge';
 import { errorMessage } from '@/trpc/errors';
 import { useTRPC } from '@/trpc/client';
 import { MESSAGE_STATUS_OPTIONS, shortId } from './run-status';
+import { plainSentence } from './plain-text';
 
 const PAGE = 50;
 
@@ -76,7 +77,7 @@ export function MessageTrail({ runId, live }: { runId: string; live: boolean }) 
                     )}
                   </td>
                   <td className="px-3 py-1.5 text-right tabular-nums">{m.attempts}</td>
-                  <td className={`max-w-md px-3 py-1.5 ${m.status === 'filtered' ? 'text-slate-500' : 'text-red-700'}`}>{m.error ?? <span className="text-slate-300">—</span>}</td>
+                  <td className={`max-w-md px-3 py-1.5 ${m.status === 'filtered' ? 'text-slate-500' : 'text-red-700'}`}>{m.error ? <ErrorText text={m.error} /> : <span className="text-slate-300">—</span>}</td>
                   <td className="px-3 py-1.5 font-mono text-xs text-slate-400" title={m.id}>{shortId(m.id)}</td>
                 </tr>
               ))}
@@ -86,5 +87,17 @@ export function MessageTrail({ runId, live }: { runId: string; live: boolean }) 
       )}
       {messages.data && <Pager page={page} size={PAGE} total={messages.data.total} onPage={setPage} testId="messages-pager" />}
     </section>
+  );
+}
+
+/** An error as a plain sentence, with the full text (a stack trace, more lines) one click away. */
+function ErrorText({ text }: { text: string }) {
+  const plain = plainSentence(text);
+  if (!plain.more) return <>{text}</>;
+  return (
+    <details data-testid="message-error-details">
+      <summary className="cursor-pointer">{plain.sentence}</summary>
+      <pre className="mt-1 max-h-48 overflow-auto whitespace-pre-wrap font-mono text-xs text-slate-700">{text}</pre>
+    </details>
   );
 }

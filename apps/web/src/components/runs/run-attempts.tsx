@@ -12,6 +12,7 @@ import { formatDateTime } from '@/components/ui/format';
 import { StatusBadge } from '@/components/ui/status-badge';
 import { useTRPC } from '@/trpc/client';
 import { ReopenDialog } from './reopen-dialog';
+import { plural } from './timeline-scale';
 import { useCan } from '@/components/ui/access';
 
 export function RunAttempts({ runId, status }: { runId: string; status: string }) {
@@ -51,7 +52,7 @@ export function RunAttempts({ runId, status }: { runId: string; status: string }
                 <td>{a.by ?? '—'}</td>
                 <td>{formatDateTime(a.at)}</td>
                 <td>v{a.meshVersion}{a.versionChoice === 'first' ? '' : a.versionChoice === 'latest' ? ' (latest)' : ' (own)'}</td>
-                <td>{a.members.length > 0 ? a.members.join(', ') : a.versionChoice === 'first' ? 'first start' : '—'}{a.republished > 0 ? ` · ${a.republished} messages` : ''}</td>
+                <td>{a.members.length > 0 ? a.members.join(', ') : a.versionChoice === 'first' ? 'first start' : '—'}{a.republished > 0 ? ` · ${plural(a.republished, 'message')}` : ''}</td>
                 <td title={a.outcomeMessage ?? undefined}><StatusBadge status={a.outcome} />{a.outcomeCause && <span className="ml-1 font-mono text-xs">{a.outcomeCause}</span>}</td>
               </tr>
             ))}

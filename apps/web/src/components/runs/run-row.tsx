@@ -3,9 +3,11 @@
 import Link from 'next/link';
 import type { inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from '@trellis/api/root';
-import { formatCount, formatDateTime, formatDuration } from '@/components/ui/format';
+import { formatCount, formatDuration, formatShortDateTime } from '@/components/ui/format';
 import { SeverityBadge } from '@/components/ui/severity-badge';
 import { StatusBadge } from '@/components/ui/status-badge';
+import { CopyId } from './copy-id';
+import { plainSentence } from './plain-text';
 import { shortId } from './run-status';
 import { useCan } from '@/components/ui/access';
 
@@ -23,30 +25,33 @@ export function RunRow({ run: r, selected, onToggle }: { run: RunItem; selected:
       <td className="px-3 py-2">
         {canReopen(r) && canOperate && <input type="checkbox" aria-label={`Select run ${r.id}`} checked={selected} onChange={onToggle} data-testid="run-select" />}
       </td>
-      <td className="px-3 py-2 font-mono text-xs">
-        <Link href={`/runs/${r.id}`} className="text-sky-700 hover:underline" data-testid="run-link">{shortId(r.id)}</Link>
-        {r.inputName && <span className="block max-w-40 truncate font-sans text-slate-500" title={r.inputName}>{r.inputName}</span>}
+      <td className="whitespace-nowrap px-2 py-2 font-mono text-xs">
+        <Link href={`/runs/${r.id}`} className="text-sky-700 hover:underline" data-testid="run-link" title={r.id}>{shortId(r.id)}</Link>
+        <CopyId id={r.id} />
+        {r.inputName && <span className="block max-w-28 truncate font-sans text-slate-500" title={r.inputName}>{r.inputName}</span>}
       </td>
-      <td className="px-3 py-2">
+      <td className="px-2 py-2">
         <Link href={`/meshes/${r.meshId}`} className="hover:underline">{r.meshName}</Link>
         <span className="ml-1 text-xs text-slate-500">v{r.meshVersion}</span>
       </td>
-      <td className="px-3 py-2"><StatusBadge status={r.status} /></td>
-      <td className="min-w-64 max-w-sm px-3 py-2 text-slate-700" title={r.causeMessage ?? ''}>
+      <td className="px-2 py-2"><StatusBadge status={r.status} /></td>
+      <td className="min-w-32 max-w-xs px-2 py-2 text-slate-700" title={r.causeMessage ?? ''}>
         {r.cause ? (
           <span className="flex items-start gap-1.5">
             <SeverityBadge severity={r.severity} />
-            <span className="line-clamp-2">{r.causeMessage ?? r.cause}</span>
+            <span className="line-clamp-2" data-testid="run-row-cause">{r.causeMessage ? plainSentence(r.causeMessage).sentence : r.cause}</span>
           </span>
         ) : <span className="text-slate-400">—</span>}
       </td>
-      <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(r.startedAt ?? r.createdAt)}</td>
-      <td className="whitespace-nowrap px-3 py-2 text-slate-600">{formatDateTime(r.endedAt)}</td>
-      <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatDuration(r.seconds)}</td>
-      <td className="px-3 py-2 text-right tabular-nums">{formatCount(r.counts.published)}</td>
-      <td className="px-3 py-2 text-right tabular-nums">{formatCount(r.counts.done)}</td>
-      <td className={`px-3 py-2 text-right tabular-nums ${r.counts.deadLettered ? 'font-semibold text-red-700' : ''}`}>{formatCount(r.counts.deadLettered)}</td>
-      <td className={`px-3 py-2 text-right tabular-nums ${r.counts.lost ? 'font-semibold text-red-800' : ''}`}>{formatCount(r.counts.lost)}</td>
+      <td className="whitespace-nowrap px-2 py-2 text-xs text-slate-600">
+        <span className="block">{formatShortDateTime(r.startedAt ?? r.createdAt)}</span>
+        <span className="block text-slate-500">{formatShortDateTime(r.endedAt)}</span>
+      </td>
+      <td className="whitespace-nowrap px-2 py-2 text-right tabular-nums">{formatDuration(r.seconds)}</td>
+      <td className="px-2 py-2 text-right tabular-nums">{formatCount(r.counts.published)}</td>
+      <td className="px-2 py-2 text-right tabular-nums">{formatCount(r.counts.done)}</td>
+      <td className={`px-2 py-2 text-right tabular-nums ${r.counts.deadLettered ? 'font-semibold text-red-700' : ''}`}>{formatCount(r.counts.deadLettered)}</td>
+      <td className={`px-2 py-2 text-right tabular-nums ${r.counts.lost ? 'font-semibold text-red-800' : ''}`}>{formatCount(r.counts.lost)}</td>
     </tr>
   );
 }

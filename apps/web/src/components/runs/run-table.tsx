@@ -12,7 +12,7 @@ interface Props {
   onSelect: (ids: ReadonlySet<string>) => void;
 }
 
-const th = 'px-3 py-2 font-medium';
+const th = 'px-2 py-2 font-medium';
 
 export function RunTable({ runs, query, onSort, selected, onSelect }: Props) {
   const canOperate = useCan('operate');
@@ -24,19 +24,22 @@ export function RunTable({ runs, query, onSort, selected, onSelect }: Props) {
     else next.add(id);
     onSelect(next);
   };
+  const sortButton = (key: RunSort, label: string) => (
+    <button type="button" className="uppercase hover:text-slate-900" onClick={() => onSort(key)} data-testid={`runs-sort-${key}`}>
+      {label}{query.sort === key ? (query.dir === 'desc' ? ' ↓' : ' ↑') : ''}
+    </button>
+  );
   const sortable = (key: RunSort, label: string, right = false) => (
     <th className={`${th} ${right ? 'text-right' : ''}`} aria-sort={query.sort === key ? (query.dir === 'desc' ? 'descending' : 'ascending') : 'none'}>
-      <button type="button" className="uppercase tracking-wide hover:text-slate-900" onClick={() => onSort(key)} data-testid={`runs-sort-${key}`}>
-        {label}{query.sort === key ? (query.dir === 'desc' ? ' ↓' : ' ↑') : ''}
-      </button>
+      {sortButton(key, label)}
     </th>
   );
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white">
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white" data-testid="runs-table-frame">
       <table className="w-full text-left text-sm">
-        <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+        <thead className="border-b border-slate-200 bg-slate-50 text-xs uppercase text-slate-500">
           <tr>
-            <th className="w-8 px-3 py-2">
+            <th className="w-8 px-2 py-2">
               {canOperate && (
                 <input type="checkbox" aria-label="Select every failed or stalled run on this page" checked={allSelected} disabled={reopenable.length === 0}
                   data-testid="runs-select-all" onChange={() => onSelect(allSelected ? new Set() : new Set(reopenable.map((r) => r.id)))} />
@@ -46,8 +49,12 @@ export function RunTable({ runs, query, onSort, selected, onSelect }: Props) {
             <th className={th}>Mesh</th>
             {sortable('status', 'Status')}
             <th className={th}>Cause</th>
-            {sortable('started', 'Started')}
-            {sortable('ended', 'Ended')}
+            <th className={th} aria-sort={query.sort === 'started' || query.sort === 'ended' ? (query.dir === 'desc' ? 'descending' : 'ascending') : 'none'}>
+              <span className="flex flex-col items-start">
+                {sortButton('started', 'Started')}
+                {sortButton('ended', 'Ended')}
+              </span>
+            </th>
             {sortable('duration', 'Duration', true)}
             <th className={`${th} text-right`} title="messages published">Published</th>
             <th className={`${th} text-right`}>Done</th>

@@ -14,6 +14,10 @@ import { RunOutput } from './run-output';
 import { CANCELLABLE, ENDED } from './run-status';
 import { RunCancel } from './run-cancel';
 import { RunToolCalls } from './run-tool-calls';
+import { RunTimeline } from './run-timeline';
+import { CopyId } from './copy-id';
+import { plainSentence } from './plain-text';
+import { plural } from './timeline-scale';
 import { useCan } from '@/components/ui/access';
 
 export function RunView({ runId }: { runId: string }) {
@@ -45,7 +49,7 @@ export function RunView({ runId }: { runId: string }) {
         <p className="text-sm text-slate-600">
           {r.inputName ? <>Input <span className="font-medium">{r.inputName}</span> · </> : null}
           Started {formatDateTime(r.startedAt ?? r.createdAt)} · {ended ? 'took' : 'running for'} {formatDuration(r.seconds)}
-          <span className="ml-2 font-mono text-xs text-slate-400">{r.id}</span>
+          <span className="ml-2 font-mono text-xs text-slate-500" data-testid="run-id">{r.id}</span><CopyId id={r.id} />
         </p>
         {r.parentRunId && (
           <p className="text-sm text-slate-600" data-testid="run-parent">
@@ -59,7 +63,7 @@ export function RunView({ runId }: { runId: string }) {
 
       <section className="space-y-2" aria-label="progress">
         <div className="flex justify-between text-sm">
-          <span>{formatCount(r.counts.done)} of {formatCount(r.counts.published)} messages done</span>
+          <span data-testid="run-progress-text">{formatCount(r.counts.done)} of {plural(r.counts.published, 'message')} done</span>
           <span className="tabular-nums text-slate-500">{pct}%</span>
         </div>
         <div className="h-2.5 overflow-hidden rounded-full bg-slate-200" data-testid="run-progress" data-done={r.counts.done} data-published={r.counts.published}
@@ -84,6 +88,7 @@ export function RunView({ runId }: { runId: string }) {
         </dl>
       </section>
 
+      {!r.prunedAt && <RunTimeline runId={runId} live={!ended} />}
       <RunMesh meshId={r.meshId} version={r.meshVersion} memberCounts={r.memberCounts} />
       {r.status === 'done' && <RunOutput output={r.output} name={r.inputName} />}
       <RunToolCalls runId={runId} live={!ended} />
@@ -100,17 +105,27 @@ export function RunView({ runId }: { runId: string }) {
 
 function CauseLine({ status, cause, message, done }: { status: string; cause: string | null; message: string | null; done: number }) {
   if (status === 'done') {
-    return <p className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="run-cause">Finished: all {formatCount(done)} messages are done; none dead-lettered or lost.</p>;
+    return <p className="rounded-md border border-emerald-200 bg-emerald-50 px-3 py-2 text-sm text-emerald-900" data-testid="run-cause">Finished: {done === 1 ? 'the 1 message is done' : `all ${plural(done, 'message')} are done`}; none dead-lettered or lost.</p>;
   }
   if (status === 'cancelled') {
     return <p className="rounded-md border border-slate-300 bg-slate-50 px-3 py-2 text-sm text-slate-800" data-testid="run-cause">{message ?? 'Cancelled.'}</p>;
   }
   if (status === 'failed' || status === 'stalled') {
+    // The sentence stays plain; a stack trace or further lines of detail are one click away.
+    const plain = message ? plainSentence(message) : { sentence: status === 'stalled' ? 'Nothing has moved for a while.' : 'The run failed.', more: false };
     return (
-      <p className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900" data-testid="run-cause" data-cause={cause ?? ''}>
-        {message ?? (status === 'stalled' ? 'Nothing has moved for a while.' : 'The run failed.')}
-        {cause && <span className="ml-2 rounded bg-white/70 px-1 font-mono text-xs">{cause}</span>}
-      </p>
+      <div className="rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm text-red-900">
+        <p data-testid="run-cause" data-cause={cause ?? ''}>
+          {plain.sentence}
+          {cause && <span className="ml-2 rounded bg-white/70 px-1 font-mono text-xs">{cause}</span>}
+        </p>
+        {plain.more && message && (
+          <details className="mt-1" data-testid="run-cause-details">
+            <summary className="cursor-pointer text-xs text-red-800">Details</summary>
+            <pre className="mt-1 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-white/70 p-2 font-mono text-xs">{message}</pre>
+          </details>
+        )}
+      </div>
     );
   }
   return <p className="text-sm text-slate-600" data-testid="run-cause">{status === 'queued' ? 'Waiting to start.' : 'Working through the mesh…'}</p>;

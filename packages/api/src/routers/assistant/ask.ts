@@ -4,7 +4,7 @@
  * as a `proposal`; it runs only when the next question is an explicit "yes" sent with its token.
  */
 import { z } from 'zod';
-import { ask as askAssistant } from '@trellis/engine/assistant/ask';
+import { ask as askAssistant, isTimeZone } from '@trellis/engine/assistant/ask';
 import { loadAssistantModel } from '@trellis/engine/assistant/env';
 import { viewerProcedure } from '../../trpc';
 
@@ -13,6 +13,8 @@ export const ask = viewerProcedure
     z.object({
       question: z.string().trim().min(1, 'question: expected some text').max(2000),
       confirmToken: z.string().max(4000).optional(),
+      /** The browser's IANA time zone: where the asker's "today" starts (UTC when absent). */
+      timeZone: z.string().max(64).refine(isTimeZone, 'timeZone: expected an IANA time zone such as Europe/Paris').optional(),
     }),
   )
   .output(
@@ -26,5 +28,15 @@ export const ask = viewerProcedure
     }),
   )
   .mutation(({ ctx, input }) =>
-    askAssistant(ctx.engine, { question: input.question, userId: ctx.user.id, role: ctx.user.role, ...(input.confirmToken ? { confirmToken: input.confirmToken } : {}) }, loadAssistantModel()),
+    askAssistant(
+      ctx.engine,
+      {
+        question: input.question,
+        userId: ctx.user.id,
+        role: ctx.user.role,
+        ...(input.confirmToken ? { confirmToken: input.confirmToken } : {}),
+        ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+      },
+      loadAssistantModel(),
+    ),
   );
