@@ -81,7 +81,8 @@ console.log(
     ? '\nBus: in-process (embedded database, no REDIS_URL); set REDIS_URL to use Redis instead'
     : `\nBus: Redis at ${redis.host}:${redis.port}`,
 );
-console.log(`\nTrellis is starting on http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`);
+const shownUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
+console.log(`\nTrellis is starting on ${shownUrl}`);
 console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (generatedPassword ? ` with the password in ${path.relative(root, passwordFile)} (set TRELLIS_ADMIN_PASSWORD to choose your own)` : ''));
 
 // Ctrl-C (SIGINT, which the terminal also sends to the children) or SIGTERM is a normal stop: the
@@ -121,3 +122,18 @@ for (const c of children) {
     }
   });
 }
+
+// "ready" only once the server answers: /api/health is 200 when the database (and Redis, or the
+// in-process bus) is open and the engine runs. Polled every 500 ms while the children live.
+const healthUrl = `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}/api/health`;
+(async () => {
+  for (;;) {
+    if (stopping) return;
+    const status = await fetch(healthUrl, { signal: AbortSignal.timeout(5000) }).then((r) => r.status, () => 0);
+    if (status === 200) {
+      console.log(`\nTrellis is ready on ${shownUrl}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+})();

@@ -94,6 +94,8 @@ test('npm start without Redis: serves, signs in, runs word-split to done over RE
       )
       .toBe(200);
     expect(out).toContain('Bus: in-process');
+    // The ready line comes only once the server answers (scripts/start.mjs polls /api/health).
+    await expect.poll(() => out, { timeout: 10_000 }).toContain(`Trellis is ready on http://localhost:${port}`);
     expect(out).not.toMatch(/redis-server|Redis is not reachable/);
 
     await test.step('sign in with the generated password written beside the data directory', async () => {
