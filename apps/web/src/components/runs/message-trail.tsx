@@ -77,8 +77,8 @@ export function MessageTrail({ runId, live }: { runId: string; live: boolean }) 
                     )}
                   </td>
                   <td className="px-3 py-1.5 text-right tabular-nums">{m.attempts}</td>
-                  <td className={`max-w-md px-3 py-1.5 ${m.status === 'filtered' ? 'text-slate-500' : 'text-red-700'}`}>{m.error ? <ErrorText text={m.error} /> : <span className="text-slate-300">—</span>}</td>
-                  <td className="px-3 py-1.5 font-mono text-xs text-slate-400" title={m.id}>{shortId(m.id)}</td>
+                  <td className={`max-w-md px-3 py-1.5 ${m.status === 'filtered' ? 'text-slate-500' : 'text-red-700'}`}>{m.error ? <ErrorText text={m.error} /> : <span className="text-slate-500">—</span>}</td>
+                  <td className="px-3 py-1.5 font-mono text-xs text-slate-600" title={m.id}>{shortId(m.id)}</td>
                 </tr>
               ))}
             </tbody>

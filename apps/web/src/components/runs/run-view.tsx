@@ -49,7 +49,7 @@ export function RunView({ runId }: { runId: string }) {
         <p className="text-sm text-slate-600">
           {r.inputName ? <>Input <span className="font-medium">{r.inputName}</span> · </> : null}
           Started {formatDateTime(r.startedAt ?? r.createdAt)} · {ended ? 'took' : 'running for'} {formatDuration(r.seconds)}
-          <span className="ml-2 font-mono text-xs text-slate-500" data-testid="run-id">{r.id}</span><CopyId id={r.id} />
+          <span className="ml-2 font-mono text-xs text-slate-600" data-testid="run-id">{r.id}</span><CopyId id={r.id} />
         </p>
         {r.parentRunId && (
           <p className="text-sm text-slate-600" data-testid="run-parent">
@@ -67,7 +67,7 @@ export function RunView({ runId }: { runId: string }) {
           <span className="tabular-nums text-slate-500">{pct}%</span>
         </div>
         <div className="h-2.5 overflow-hidden rounded-full bg-slate-200" data-testid="run-progress" data-done={r.counts.done} data-published={r.counts.published}
-          role="progressbar" aria-valuemin={0} aria-valuemax={r.counts.published} aria-valuenow={r.counts.done}>
+          role="progressbar" aria-label="messages done" aria-valuemin={0} aria-valuemax={r.counts.published} aria-valuenow={r.counts.done}>
           <div className={`h-full transition-all ${r.status === 'failed' ? 'bg-red-500' : r.status === 'stalled' ? 'bg-amber-500' : 'bg-emerald-500'}`} style={{ width: `${pct}%` }} />
         </div>
         <dl className={`grid grid-cols-3 gap-2 text-sm ${r.counts.filtered > 0 ? 'sm:grid-cols-7' : 'sm:grid-cols-6'}`} data-testid="run-counts">

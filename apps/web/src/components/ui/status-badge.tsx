@@ -9,7 +9,7 @@ const TONE: Record<string, string> = {
   lost: 'bg-red-200 text-red-900',
   stalled: 'bg-amber-100 text-amber-900',
   cancelled: 'bg-slate-200 text-slate-600',
-  filtered: 'bg-slate-100 text-slate-500 line-through decoration-slate-400',
+  filtered: 'bg-slate-100 text-slate-700 line-through decoration-slate-500',
 };
 
 /** A run's or a message's status as a coloured pill. */
