@@ -105,3 +105,14 @@ test('a mesh imported without positions is laid out the same way, and a finding 
     await expectCleanLayout(page);
   });
 });
+
+for (const name of ['word-split', 'bill-lines']) {
+  test(`the seeded ${name} mesh opens with no members touching, no label on a member, all in view`, async ({ page }) => {
+    await signIn(page);
+    await page.getByTestId(`mesh-link-${name}`).click();
+    await expect(page.getByTestId('mesh-name')).toHaveText(name);
+    await expectCleanLayout(page);
+    expect(await cutLabels(page)).toEqual([]);
+    await expect(page.getByTestId('mesh-clean')).toBeVisible();
+  });
+}
