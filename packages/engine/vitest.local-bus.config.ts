@@ -54,6 +54,7 @@ export const REDIS_ONLY: Record<string, string> = {
  * same way as in the tests above, and what they check happens inside a step, a commit or a query.
  */
 export const BUS_INDIFFERENT: Record<string, string> = {
+  'src/runs/run-timeline.integration.test.ts': 'aggregates rows it writes itself in SQL; no message moves',
   'src/runtime/local-bus-refusals.integration.test.ts': 'runs on the in-process bus already (it chooses the bus itself)',
   'src/process/join.integration.test.ts': 'join arithmetic on rows, no bus',
   'src/process/join-skips.integration.test.ts': 'join arithmetic on rows, no bus',
