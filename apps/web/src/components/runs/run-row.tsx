@@ -39,7 +39,7 @@ export function RunRow({ run: r, selected, onToggle }: { run: RunItem; selected:
         {r.cause ? (
           <span className="flex items-start gap-1.5">
             <SeverityBadge severity={r.severity} />
-            <span className="line-clamp-2" data-testid="run-row-cause">{r.causeMessage ? plainSentence(r.causeMessage).sentence : r.cause}</span>
+            <span className="line-clamp-2" data-testid="run-cause-text">{r.causeMessage ? plainSentence(r.causeMessage).sentence : r.cause}</span>
           </span>
         ) : <span className="text-slate-400">—</span>}
       </td>
