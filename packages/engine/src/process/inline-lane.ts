@@ -31,6 +31,13 @@ import { Batcher } from './batcher';
 import type { Delivery } from './claim';
 import type { ChildRow, Outcome } from './types';
 
+/**
+ * SQL: the row (of `messages`, unaliased) is a pending message a live inline lease holds, which
+ * the relay (on BullMQ) and the in-process bus's claim both leave alone until the lease lapses.
+ * A re-open's short hold (runs/reopen-run.ts) is the same kind of lease, with no owner.
+ */
+export const UNDER_INLINE_LEASE = sql`(status = ${msgStatus('pending')} and lease_until is not null and lease_until >= now())`;
+
 /** Most inline messages in one batch (the same group commit as deliveries, larger: no Redis acks). */
 const INLINE_BATCH = 500;
 

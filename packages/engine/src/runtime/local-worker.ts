@@ -24,6 +24,7 @@ import type { Engine } from '../kernel/engine';
 import type { LocalBus } from '../kernel/local-bus';
 import { rows, textArray } from '../kernel/sql';
 import { msgStatus, msgStatuses } from '../kernel/statuses';
+import { UNDER_INLINE_LEASE } from '../process/inline-lane';
 import { stalledOut } from './relay';
 
 /** Longest the worker sleeps without looking for due rows, in ms. */
@@ -72,7 +73,7 @@ export function startLocalWorker(
              where pool = ${pool} and status in ${msgStatuses('pending', 'running')}
                and (not_before is null or not_before <= now())
                and (bus_until is null or bus_until < now())
-               and not (status = ${msgStatus('pending')} and lease_until is not null and lease_until >= now())
+               and not ${UNDER_INLINE_LEASE}
              limit ${n} for update skip locked)
           update messages m set bus_until = now() + make_interval(secs => ${lockMs / 1000}), bus_stalls = m.bus_stalls + c.stalled::int
             from c where m.id = c.id

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { enqueue, jobKey, queueName } from '../kernel/queues';
 import { deadLetter } from '../process/dead-letter';
+import { UNDER_INLINE_LEASE } from '../process/inline-lane';
 import { failRun } from '../process/run-end';
 import { rows, textArray } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
@@ -63,7 +64,7 @@ export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined)
           from messages
          where status in ${msgStatuses('pending', 'running')}
            and created_at < now() - make_interval(secs => ${ageSeconds})
-           and not (status = ${msgStatus('pending')} and lease_until is not null and lease_until >= now())
+           and not ${UNDER_INLINE_LEASE}
            and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})
          order by created_at, id
          limit ${PAGE}`,
