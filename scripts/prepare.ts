@@ -12,6 +12,10 @@ import { checkStartupSafety } from '@trellis/engine/users/startup-safety';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 try {
+  // The Kubernetes files (docker/kubernetes) ship placeholder secrets marked CHANGE-ME: never create an admin with one.
+  if (process.env.TRELLIS_ADMIN_PASSWORD?.includes('CHANGE-ME')) {
+    throw new Error('TRELLIS_ADMIN_PASSWORD is still the placeholder CHANGE-ME: set the first admin\'s password in the trellis-secrets Secret');
+  }
   const env = loadEngineEnv();
   const handle = await openDb({ url: env.databaseUrl, dataDir: env.dataDir });
   try {

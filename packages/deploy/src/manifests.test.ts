@@ -10,6 +10,8 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { composeProblems, deploymentProblems, queuePrefixOf, scalingProblems, serviceProblems, trellisConfig } from './checks';
 import { KUBERNETES_DIR, REPO_ROOT, kustomize, type K8sObject } from './render';
 import { schemaProblems } from './schema';
+// What the engine and the web app refuse at start, to show the placeholders cannot run as they are.
+import { parseSecretsKey } from '../../engine/src/policy/secret-key';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
 import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { ISecret } from 'kubernetes-models/v1/Secret';
@@ -88,6 +90,16 @@ test('the queue prefix the ScaledObjects read is the one the engine derives from
   expect(config).toBeDefined();
   expect(queuePrefixOf(config ?? {})).toBe('{trellis}');
   expect(firstTrigger(find(rendered.production, 'ScaledObject', 'trellis-worker-agents')).listName).toBe('{trellis}:pool-agents:wait');
+});
+
+test('the production placeholders are refused at start, so none can run by mistake', () => {
+  const values = find(rendered.production, 'Secret', 'trellis-secrets').stringData ?? {};
+  // apps/web/src/env.ts: NEXTAUTH_SECRET must be at least 16 characters.
+  expect(values.NEXTAUTH_SECRET?.length).toBeLessThan(16);
+  expect(() => parseSecretsKey(values.TRELLIS_SECRETS_KEY ?? '', 'TRELLIS_SECRETS_KEY')).toThrow(/TRELLIS_SECRETS_KEY/);
+  // scripts/prepare.ts refuses an admin password still marked CHANGE-ME.
+  expect(values.TRELLIS_ADMIN_PASSWORD).toContain('CHANGE-ME');
+  for (const key of ['DATABASE_URL', 'REDIS_URL', 'REDIS_ADDRESS', 'REDIS_PASSWORD']) expect(values[key], key).toContain('CHANGE-ME');
 });
 
 test('docker/compose.yml has healthchecks and stop grace periods that cover the drain', () => {
