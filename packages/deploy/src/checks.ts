@@ -53,9 +53,17 @@ export function trellisConfig(objects: readonly K8sObject[]): Record<string, str
   return ofKind<IConfigMap>(objects, 'ConfigMap').find((c) => name(c) === CONFIG_NAME)?.data;
 }
 
-/** The BullMQ prefix the engine derives from `config` on Postgres (kernel/env.ts `loadEngineEnv`). */
+/**
+ * The engine's settings as a process on Postgres reads them from `config` (kernel/env.ts
+ * `loadEngineEnv`). @throws Error naming a variable the engine would refuse.
+ */
+function engineEnvOf(config: Record<string, string>): ReturnType<typeof loadEngineEnv> {
+  return loadEngineEnv({ DATABASE_URL: 'postgres://placeholder/trellis', ...config });
+}
+
+/** The BullMQ prefix the engine derives from `config` on Postgres. */
 export function queuePrefixOf(config: Record<string, string>): string {
-  return loadEngineEnv({ DATABASE_URL: 'postgres://placeholder/trellis', ...config }).queuePrefix;
+  return engineEnvOf(config).queuePrefix;
 }
 
 /** The port number a probe's port (a number or a container port's name) means in `container`. */
@@ -178,7 +186,7 @@ function poolOf(d: IDeployment): string | undefined {
  * TRELLIS_POOLS. With `scaled`, each has exactly one ScaledObject targeting it and no fixed
  * replicas, whose redis triggers read that pool's lists: one the wait list
  * `<prefix>:<queueName(pool)>:wait`, the rest other lists of the same queue, prefix and queue
- * name as the engine derives them. Triggers use only the redis scaler's documented metadata and
+ * name as the engine derives them; a trigger on the active list targets TRELLIS_CONCURRENCY. Triggers use only the redis scaler's documented metadata and
  * a TriggerAuthentication whose Secret keys exist. Without `scaled`, the build has no ScaledObject.
  */
 export function scalingProblems(objects: readonly K8sObject[], scaled: boolean): string[] {
@@ -186,6 +194,7 @@ export function scalingProblems(objects: readonly K8sObject[], scaled: boolean):
   if (!config) return [`no ConfigMap ${CONFIG_NAME} in the build`];
   const problems: string[] = [];
   const prefix = queuePrefixOf(config);
+  const concurrency = engineEnvOf(config).concurrency;
   const workers = ofKind<IDeployment>(objects, 'Deployment').filter((d) => d.spec?.template.metadata?.labels?.['app.kubernetes.io/component'] === 'worker');
   const scaledObjects = ofKind<IScaledObject>(objects, 'ScaledObject');
   const auths = ofKind<ITriggerAuthentication>(objects, 'TriggerAuthentication');
@@ -219,6 +228,10 @@ export function scalingProblems(objects: readonly K8sObject[], scaled: boolean):
       if (!t.metadata.listName?.startsWith(queueKeys)) problems.push(`${at} reads ${t.metadata.listName ?? 'no list'}, not a list of ${queueKeys}*`);
       for (const key of Object.keys(t.metadata)) if (!REDIS_TRIGGER_METADATA.has(key)) problems.push(`${at} has unknown metadata ${key}`);
       if (t.metadata.listLength !== undefined && !/^[1-9][0-9]*$/.test(t.metadata.listLength)) problems.push(`${at} listLength must be a positive integer`);
+      // The active list holds at most TRELLIS_CONCURRENCY jobs per pod: that is one pod's worth.
+      if (t.metadata.listName === `${queueKeys}active` && Number(t.metadata.listLength) !== concurrency) {
+        problems.push(`${at} listLength ${t.metadata.listLength ?? '(unset)'} should be TRELLIS_CONCURRENCY ${concurrency}, the jobs one pod holds`);
+      }
       const authName = t.authenticationRef?.name;
       const auth = auths.find((a) => name(a) === authName);
       if (!auth) {

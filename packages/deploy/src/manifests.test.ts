@@ -176,13 +176,16 @@ describe('the guards refuse broken files', () => {
     expect(problems).toContain('worker Deployment trellis-worker-agents (pool agents) is the target of 0 ScaledObjects; it needs exactly one');
   });
 
-  test('a misspelt trigger setting or a missing Secret key fails the scaling rules', () => {
+  test('a misspelt trigger setting, a missing Secret key or an active target unlike the concurrency fails the scaling rules', () => {
     const objects = clone(rendered.production);
     firstTrigger(find(objects, 'ScaledObject', 'trellis-worker-agents')).listname = 'x';
+    const active = find(objects, 'ScaledObject', 'trellis-worker-default').spec?.triggers.find((t) => t.name === 'active');
+    if (active) active.metadata.listLength = '50';
     delete find(objects, 'Secret', 'trellis-secrets').stringData?.REDIS_TLS;
     const problems = scalingProblems(objects, true);
     expect(problems).toContain('ScaledObject trellis-worker-agents trigger wait has unknown metadata listname');
     expect(problems).toContain('TriggerAuthentication trellis-redis reads key REDIS_TLS, which Secret trellis-secrets lacks');
+    expect(problems).toContain('ScaledObject trellis-worker-default trigger active listLength 50 should be TRELLIS_CONCURRENCY 200, the jobs one pod holds');
   });
 
   test('compose without a healthcheck or with the default stop timeout fails', () => {
