@@ -23,7 +23,7 @@ import {
   type TestWorld,
   type WorkerProcess,
 } from '../../test/harness';
-import { startRecorder, until } from '../../test/recorder';
+import { oneCallMesh, startRecorder, until } from '../../test/recorder';
 import { queueName } from '../kernel/queues';
 import { rows, textArray } from '../kernel/sql';
 import { startRun } from '../runs/start-run';
@@ -74,12 +74,7 @@ describe('draining on SIGTERM', () => {
     opened.push(rec);
     await allowInternal(world, rec.host);
     rec.on('/slow', { delayMs: 60_000 });
-    const meshId = await saveOrThrow(world, {
-      format: 'trellis.mesh/v1',
-      name: 'long-step',
-      members: [{ id: 'call', kind: 'workflow', head: true, steps: [{ type: 'http', method: 'POST', url: `${rec.url}/slow`, allowHosts: [rec.host], timeoutMs: 90_000 }] }],
-      channels: [],
-    });
+    const meshId = await saveOrThrow(world, oneCallMesh(rec, '/slow', 'long-step'));
     const stalled = await watchStalls(world);
     const env = { ...LOCKS, TRELLIS_DRAIN_MS: '1500' };
     procs.push(...(await Promise.all([0, 1].map(() => spawnWorker(world, env)))));
