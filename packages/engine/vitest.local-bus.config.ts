@@ -28,6 +28,7 @@ export const BOTH_BUSES = [
   'src/services/services.integration.test.ts', // outside services' parked jobs and long-poll wake-ups
   'src/runtime/local-bus.integration.test.ts', // the in-process bus's own rules and the inline lane there
   'src/runtime/desktop-crash.integration.test.ts', // kill -9 of the one desktop process mid-run
+  'src/runtime/drain-in-process.integration.test.ts', // a worker closing past its drain deadline hands its step back
 ];
 
 /** Left out: about Redis or BullMQ themselves, with no in-process counterpart to test. */
@@ -44,6 +45,7 @@ export const REDIS_ONLY: Record<string, string> = {
   'src/runtime/install.integration.test.ts': "the install's queue-prefix key in Redis",
   'src/runtime/pools.integration.test.ts': "BullMQ's worker list per queue",
   'src/runtime/chaos.integration.test.ts': 'several worker processes on one Postgres, which only Redis can serve',
+  'src/runtime/drain.integration.test.ts': "worker and orchestrator processes draining on one Postgres (only Redis serves several); reads BullMQ's attempt and stall counters",
   'src/users/sign-in-limit.integration.test.ts': 'the sign-in limiter keeps its counts in Redis',
   'src/process/guards.integration.test.ts': "asserts the refused route left no BullMQ job (getJobCounts)",
   'src/runs/reopen-run.integration.test.ts': 'two of its four tests remove BullMQ jobs (obliterate) to make the loss it re-opens',

@@ -23,6 +23,7 @@ import { queueName } from '../src/kernel/queues';
 import { allowEgress } from '../src/policy/egress';
 import { keyOf } from '../src/policy/secret-key';
 import { setSecret, type SecretKind } from '../src/policy/secrets';
+import { until } from './recorder';
 
 /** Postgres server for tests; a database is created on it per test. */
 export const PG_ADMIN_URL = process.env.TRELLIS_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -272,15 +273,28 @@ export interface WorkerProcess {
 const WORKER_START_S = 120;
 const REPO_DIR = fileURLToPath(new URL('../../../', import.meta.url));
 const WORKER_MAIN = fileURLToPath(new URL('../../../workers/worker/src/main.ts', import.meta.url));
+const ORCHESTRATOR_MAIN = fileURLToPath(new URL('../../../workers/orchestrator/src/main.ts', import.meta.url));
 
 /**
  * Starts a worker process on the world's Postgres database and queue prefix; `env` adds or
  * overrides settings (e.g. a short TRELLIS_LOCK_DURATION_MS). Resolves once it says it started.
  */
-export async function spawnWorker(world: TestWorld, env: Record<string, string> = {}, redisUrl = REDIS_URL): Promise<WorkerProcess> {
+export function spawnWorker(world: TestWorld, env: Record<string, string> = {}, redisUrl = REDIS_URL): Promise<WorkerProcess> {
+  return spawnEngineProcess(world, WORKER_MAIN, 'worker started', env, redisUrl);
+}
+
+/**
+ * Starts an orchestrator process (`tsx workers/orchestrator/src/main.ts`) on the world's Postgres
+ * database and queue prefix, like {@link spawnWorker}. Resolves once it says it started.
+ */
+export function spawnOrchestrator(world: TestWorld, env: Record<string, string> = {}, redisUrl = REDIS_URL): Promise<WorkerProcess> {
+  return spawnEngineProcess(world, ORCHESTRATOR_MAIN, 'orchestrator started', env, redisUrl);
+}
+
+async function spawnEngineProcess(world: TestWorld, main: string, startedLine: string, env: Record<string, string>, redisUrl: string): Promise<WorkerProcess> {
   if (!world.databaseName) throw new Error('worker processes need a Postgres world');
   // `node --import tsx`, not the tsx wrapper: SIGKILL and SIGSTOP must reach the worker itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
     cwd: REPO_DIR,
     env: {
       ...process.env,
@@ -297,16 +311,16 @@ export async function spawnWorker(world: TestWorld, env: Record<string, string> 
   const ready = new Promise<void>((r) => (started = r));
   child.stderr.on('data', (b: Buffer) => {
     err += b.toString();
-    if (err.includes('worker started')) started();
+    if (err.includes(startedLine)) started();
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig ?? -1)));
   await Promise.race([
     ready,
     exited.then((c) => {
-      throw new Error(`worker exited (${c}) before starting: ${err}`);
+      throw new Error(`${main} exited (${c}) before starting: ${err}`);
     }),
     // A generous start deadline: on a loaded machine loading the worker's TypeScript alone can take 30 s.
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`worker did not start in ${WORKER_START_S} s: ${err}`)), WORKER_START_S * 1000)),
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`${main} did not start in ${WORKER_START_S} s: ${err}`)), WORKER_START_S * 1000)),
   ]);
   return {
     pid: child.pid ?? -1,
@@ -316,6 +330,18 @@ export async function spawnWorker(world: TestWorld, env: Record<string, string> 
       if (child.exitCode === null && child.signalCode === null) child.kill(sig);
     },
   };
+}
+
+/**
+ * The pid of the worker process holding the lease on heavy message `messageId` (lease owner
+ * `<host>/<pid>/<n>`, process/lease.ts), polled until there is one not among `notAmong`.
+ */
+export async function leaseHolder(world: TestWorld, messageId: string, notAmong: readonly number[] = []): Promise<number> {
+  return until(async () => {
+    const [m] = await rows<{ owner: string | null }>(world.engine.db, sql`select lease_owner as owner from messages where id = ${messageId}`);
+    const pid = m?.owner ? Number(m.owner.split('/')[1]) : undefined;
+    return pid !== undefined && !notAmong.includes(pid) ? pid : undefined;
+  }, 'a lease owner');
 }
 
 /** Stops worker processes: SIGCONT (in case one is frozen), then SIGKILL, and waits for them to exit. */

@@ -103,3 +103,13 @@ export async function until<T>(check: () => Promise<T | undefined> | T | undefin
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
+
+/** A one-member mesh (`name`) whose head workflow makes one POST to `path` on the recorder (timeout 90 s). */
+export function oneCallMesh(rec: Recorder, path: string, name = 'one-call'): unknown {
+  return {
+    format: 'trellis.mesh/v1',
+    name,
+    members: [{ id: 'call', kind: 'workflow', head: true, steps: [{ type: 'http', method: 'POST', url: `${rec.url}${path}`, allowHosts: [rec.host], timeoutMs: 90_000 }] }],
+    channels: [],
+  };
+}

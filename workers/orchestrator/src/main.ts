@@ -15,10 +15,14 @@ try {
   const booted = await boot(env, { log });
   const orchestrator = startOrchestrator(booted.engine);
   log.warn('orchestrator started');
-  closeOnSignal(async () => {
-    await orchestrator.close();
-    await booted.close();
-  }, log);
+  closeOnSignal(
+    async () => {
+      await orchestrator.close();
+      await booted.close();
+    },
+    log,
+    { drainMs: env.drainMs },
+  );
 } catch (err) {
   const view = describeError(err);
   process.stderr.write(`trellis orchestrator: ${view.code === 'internal' && err instanceof Error ? err.message : view.message}\n`);

@@ -1,7 +1,8 @@
 /**
  * A worker process for one or more pools (`--pool agents`, TRELLIS_POOLS=default,agents or `*` for
  * every pool saved meshes name; default `default`) on Postgres (DATABASE_URL) and Redis
- * (REDIS_URL). Stops gracefully on SIGTERM: jobs in hand finish, then it disconnects.
+ * (REDIS_URL). Drains on SIGTERM or SIGINT: claims nothing more, finishes the jobs in hand within
+ * TRELLIS_DRAIN_MS and hands back the rest (docs/operations.md), then disconnects.
  */
 import { stderrLogger } from '@trellis/engine/log';
 import { describeError } from '@trellis/engine/errors';
@@ -16,10 +17,14 @@ try {
   const booted = await boot(env, { log });
   const workers = servePools(booted.engine, env.pools, { concurrency: env.concurrency });
   log.warn('worker started', { pools: env.pools === 'saved' ? '* (every saved pool)' : env.pools.join(','), concurrency: env.concurrency });
-  closeOnSignal(async () => {
-    await workers.close();
-    await booted.close();
-  }, log);
+  closeOnSignal(
+    async (deadline) => {
+      await workers.close(deadline);
+      await booted.close();
+    },
+    log,
+    { drainMs: env.drainMs },
+  );
 } catch (err) {
   const view = describeError(err);
   process.stderr.write(`trellis worker: ${view.code === 'internal' && err instanceof Error ? err.message : view.message}\n`);

@@ -22,7 +22,8 @@ export interface TrellisRuntime {
   engine: Engine;
   /** `in-process` when this server also runs the orchestrator and a worker. */
   engineMode: 'in-process' | 'external';
-  close(): Promise<void>;
+  /** Stops the engine (draining its worker until `deadline` aborts, see runtime/worker.ts) and closes the database. */
+  close(deadline?: AbortSignal): Promise<void>;
 }
 
 declare global {
@@ -56,7 +57,7 @@ async function start(): Promise<TrellisRuntime> {
     log('TRELLIS_ENGINE=external needs DATABASE_URL: the embedded database opens in one process only, so the engine runs here');
     mode = 'in-process';
   }
-  let running: { close(): Promise<void> } | undefined;
+  let running: ReturnType<typeof startInProcess> | undefined;
   try {
     await firstStart(handle.db, env, engineEnv.dataDir);
     if (mode === 'in-process') {
@@ -71,13 +72,13 @@ async function start(): Promise<TrellisRuntime> {
     db: handle.db,
     engine,
     engineMode: mode,
-    async close() {
-      await running?.close().catch(() => undefined);
+    async close(deadline) {
+      await running?.close(deadline).catch(() => undefined);
       await booted.close();
     },
   };
   // Stop the worker and close the database (PGlite flushes on close) before the process exits.
-  closeOnSignal(() => runtime.close(), stderrLogger());
+  closeOnSignal((deadline) => runtime.close(deadline), stderrLogger(), { drainMs: engineEnv.drainMs });
   return runtime;
 }
 

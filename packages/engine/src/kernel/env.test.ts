@@ -30,3 +30,11 @@ describe('loadEngineEnv bus', () => {
     expect(loadEngineEnv({ DATABASE_URL: 'postgres://x@h/db' })).toMatchObject({ bus: 'redis', redisUrl: 'redis://127.0.0.1:6379' });
   });
 });
+
+describe('loadEngineEnv drain deadline', () => {
+  it('waits 25 s by default, takes a positive whole number of ms, and names the variable otherwise', () => {
+    expect(loadEngineEnv({}).drainMs).toBe(25_000);
+    expect(loadEngineEnv({ TRELLIS_DRAIN_MS: '1500' }).drainMs).toBe(1500);
+    for (const bad of ['0', '-5', '1.5', 'soon']) expect(() => loadEngineEnv({ TRELLIS_DRAIN_MS: bad })).toThrow(/TRELLIS_DRAIN_MS/);
+  });
+});

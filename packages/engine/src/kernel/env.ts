@@ -41,6 +41,7 @@ const EnvSchema = z.object({
   TRELLIS_RETENTION_DEAD_DAYS: z.coerce.number().nonnegative().default(90),
   TRELLIS_INLINE_MAX: z.coerce.number().int().min(0).default(25_000),
   TRELLIS_INLINE_LEASE_MS: z.coerce.number().int().positive().default(10_000),
+  TRELLIS_DRAIN_MS: intFrom(25_000),
   TRELLIS_SECRETS_KEY: z.string().trim().optional(),
   TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
   TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
@@ -49,6 +50,9 @@ const EnvSchema = z.object({
   // Test-only fault injection (see EngineConfig.crashAfterCommit); never set in production.
   TRELLIS_TEST_CRASH_AFTER_COMMIT: z.enum(['0', '1']).default('0'),
 });
+
+/** After the drain deadline, how long a stopping process may take to hand work back before it exits anyway, ms. */
+export const DRAIN_GRACE_MS = 5_000;
 
 /** Validated engine settings; see each field for its unit. */
 export interface EngineEnv {
@@ -94,6 +98,13 @@ export interface EngineEnv {
   inlineMax: number;
   /** An inline message's row lease without renewal, ms (TRELLIS_INLINE_LEASE_MS, default 10 000). */
   inlineLeaseMs: number;
+  /**
+   * TRELLIS_DRAIN_MS (default 25 000): on SIGTERM or SIGINT a process stops claiming and waits this
+   * long for the work in hand; then it hands back what still runs (runtime/boot.ts `closeOnSignal`)
+   * and exits at the latest {@link DRAIN_GRACE_MS} later. Keep it under the platform's own stop
+   * timeout (Kubernetes' `terminationGracePeriodSeconds`, 30 s by default) minus that grace.
+   */
+  drainMs: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
   /** TRELLIS_RETENTION_DAYS (default 30; 0 = never): days after a finished run ends before its messages and join parts are pruned. */
@@ -141,6 +152,7 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
     inlineMax: e.TRELLIS_INLINE_MAX,
     inlineLeaseMs: e.TRELLIS_INLINE_LEASE_MS,
+    drainMs: e.TRELLIS_DRAIN_MS,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     retentionDays: e.TRELLIS_RETENTION_DAYS,
     deadRetentionDays: e.TRELLIS_RETENTION_DEAD_DAYS,

@@ -16,11 +16,11 @@ import type { Engine } from '../kernel/engine';
 import { failRun, finalizeRuns } from './run-end';
 import { isConnectionError, isRetryableTxError } from '../kernel/sql';
 import { Batcher } from './batcher';
-import { cancelEnded, claimHeavy, type ClaimedHeavy, type Delivery } from './claim';
+import { cancelEnded, claimHeavy, handBackHeavy, type ClaimedHeavy, type Delivery } from './claim';
 import { commit, prepareHeavy, type Prepared } from './commit';
-import { isStopped, LeaseKeeper, RunEndedError } from './lease';
+import { DrainedError, isStopped, LeaseKeeper, RunEndedError } from './lease';
 import { noteInserted } from './stats';
-import { ACK, type Outcome } from './types';
+import { ACK, DRAINED, type Outcome } from './types';
 import { parkDeliveries } from './park';
 import { laneOf } from '../members/index';
 import type { InlineTaker } from './inline-lanes';
@@ -56,21 +56,32 @@ export class HeavyLane {
   async run(msg: ClaimedHeavy, plan: Plan, claimedAt: number): Promise<Outcome> {
     const lease = this.leases.hold(msg.id, msg.runId, msg.leaseToken, claimedAt);
     try {
+      // Claimed after the drain deadline: hand it back before it starts.
+      if (lease.signal.reason instanceof DrainedError) return await this.handBack(msg);
       let prepared: Prepared;
       try {
         prepared = await prepareHeavy(this.engine, msg, plan, lease);
       } catch (err) {
+        if (lease.signal.reason instanceof DrainedError || err instanceof DrainedError) return await this.handBack(msg);
         if (isStopped(lease.signal.reason) || isStopped(err)) return await this.stopped(msg, lease.signal.reason ?? err);
         return { kind: 'failed', error: asError(err), leaseToken: msg.leaseToken };
       }
-      // The run ended or another delivery took over while the step finished: publish nothing.
-      if (lease.signal.aborted) return await this.stopped(msg, lease.signal.reason);
+      // The run ended or another delivery took over while the step finished: publish nothing. A step
+      // that finished despite the drain still holds its lease and commits.
+      if (lease.signal.aborted && !(lease.signal.reason instanceof DrainedError)) return await this.stopped(msg, lease.signal.reason);
       return await this.commits.submit(msg.id, prepared);
     } catch (err) {
       return { kind: 'failed', error: asError(err), leaseToken: msg.leaseToken };
     } finally {
       this.leases.release(msg.id);
     }
+  }
+
+  /** A step the drain stopped: its message is released, uncounted, for the next delivery. */
+  private async handBack(msg: ClaimedHeavy): Promise<Outcome> {
+    const released = await handBackHeavy(this.engine.db, msg.id, msg.leaseToken);
+    this.engine.log.warn('step handed back', { message: msg.id, run: msg.runId, released });
+    return DRAINED;
   }
 
   /** A step stopped on purpose: a run that ended cancels the message; a lost lease is the new holder's. */

@@ -36,4 +36,22 @@ describe('Batcher', () => {
     expect(calls).toBe(1);
     await expect(Promise.all([b.submit('bad', 'bad'), b.submit('ok', 'ok')])).rejects.toThrow('boom');
   });
+
+  it('refuse(): the batch in flight finishes, the waiting items and later submits get the refusal', async () => {
+    const seen: number[][] = [];
+    const b = new Batcher<number, string>(
+      async (items) => {
+        seen.push(items);
+        await new Promise((r) => setTimeout(r, 20));
+        return new Map(items.map((n) => [`k${n}`, `v${n}`]));
+      },
+      { maxBatch: 2, maxInFlight: 1 },
+    );
+    const first = [1, 2, 3, 4].map((n) => b.submit(`k${n}`, n));
+    await new Promise((r) => setTimeout(r, 5));
+    expect(b.refuse('back')).toBe(2);
+    expect(await b.submit('k5', 5)).toBe('back');
+    expect(await Promise.all(first)).toEqual(['v1', 'v2', 'back', 'back']);
+    expect(seen).toEqual([[1, 2]]);
+  });
 });

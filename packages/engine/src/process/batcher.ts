@@ -30,6 +30,7 @@ export class Batcher<T, R> {
   private waiting: Waiter<T, R>[] = [];
   private inFlight = 0;
   private scheduled = false;
+  private refusal: { result: R } | undefined;
 
   constructor(
     private readonly process: (items: T[]) => Promise<Map<string, R | Promise<R>>>,
@@ -38,10 +39,24 @@ export class Batcher<T, R> {
 
   /** Resolves with the result for `key` once its batch is processed; rejects if the batch throws. */
   submit(key: string, item: T): Promise<R> {
+    if (this.refusal) return Promise.resolve(this.refusal.result);
     return new Promise<R>((resolve, reject) => {
       this.waiting.push({ key, item, resolve, reject });
       this.kick();
     });
+  }
+
+  /**
+   * Takes no more items: answers every item still waiting for a batch with `result` at once, and
+   * every later submit likewise. Batches already being processed are not touched.
+   * @returns how many waiting items were answered.
+   */
+  refuse(result: R): number {
+    this.refusal = { result };
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const w of waiting) w.resolve(result);
+    return waiting.length;
   }
 
   private kick(): void {

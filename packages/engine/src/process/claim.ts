@@ -131,6 +131,24 @@ export async function completeHeavy(tx: Queryable, leases: readonly { id: string
   return new Set(got.map((r) => r.id));
 }
 
+/**
+ * Undoes {@link claimHeavy} for a step a draining worker stopped (process/lease.ts `DrainedError`):
+ * the message is `pending` again with its lease released and its delivery uncounted, so the next
+ * delivery claims it at once. Fenced by the lease token: a lease another delivery took over is left alone.
+ * @returns true when the message was handed back.
+ */
+export async function handBackHeavy(db: Queryable, id: string, token: string): Promise<boolean> {
+  const got = await rows(
+    db,
+    sql`update messages set status = ${msgStatus('pending')}, attempts = greatest(attempts - 1, 0),
+               lease_owner = null, lease_token = null, lease_until = null
+         where id = ${id} and status = ${msgStatus('running')} and lease_token = ${token}
+     returning id`,
+    IdRow,
+  );
+  return got.length > 0;
+}
+
 /** Cancels open messages among `ids` whose run has ended, so the relay stops caring for them. */
 export async function cancelEnded(db: Queryable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;

@@ -17,7 +17,8 @@
  * Bounded: beyond `inlineMax` messages in hand (a soft cap: the commits in flight may each add one
  * batch past it), children go to BullMQ as before. A child whose light step failed is handed to
  * BullMQ (its lease cleared) so it gets the usual attempts, backoff and dead-lettering. `close()`
- * takes no more children (they go to BullMQ) and finishes the ones in hand.
+ * takes no more children (they go to BullMQ) and finishes the ones in hand, or, past a drain
+ * deadline, hands the ones not yet started to BullMQ.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
@@ -29,7 +30,7 @@ import { laneOf } from '../members/index';
 import type { Plan } from '../plan/plan';
 import { Batcher } from './batcher';
 import type { Delivery } from './claim';
-import type { ChildRow, Outcome } from './types';
+import { DRAINED, type ChildRow, type Outcome } from './types';
 
 /**
  * SQL: the row (of `messages`, unaliased) is a pending message a live inline lease holds, which
@@ -125,15 +126,24 @@ export class InlineLane {
     return rest;
   }
 
-  /** Takes no more children and resolves when every one in hand is finished or handed to BullMQ. */
-  async close(): Promise<void> {
+  /**
+   * Takes no more children and resolves when every one in hand is finished or handed to BullMQ.
+   * When `deadline` aborts first (a drain deadline, runtime/worker.ts), the children still waiting
+   * for a batch are handed to BullMQ at once (their leases released, jobs added under their ids),
+   * and only the batches being processed are finished.
+   */
+  async close(deadline?: AbortSignal): Promise<void> {
     this.closing = true;
+    const handBack = () => this.batcher?.refuse(DRAINED);
+    if (deadline?.aborted) handBack();
+    else deadline?.addEventListener('abort', handBack, { once: true });
     if (this.held.size > 0) await new Promise<void>((resolve) => (this.drained = resolve));
+    deadline?.removeEventListener('abort', handBack);
     clearInterval(this.renewal);
   }
 
   private settle(c: ChildRow, outcome: Outcome): void {
-    const done = outcome.kind === 'ack' ? Promise.resolve() : this.handBack(c, outcome.kind === 'failed' ? outcome.error.message : 'wait');
+    const done = outcome.kind === 'ack' ? Promise.resolve() : this.handBack(c, outcome.kind === 'failed' ? outcome.error.message : outcome.kind);
     void done.finally(() => {
       this.held.delete(c.id);
       if (this.held.size === 0) this.drained?.();

@@ -8,7 +8,7 @@
 import { QueueEvents } from 'bullmq';
 import { sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allowInternal, REDIS_URL, saveOrThrow, spawnWorker, stopWorkers, useWorlds, type TestWorld, type WorkerProcess, expectExactDone } from '../../test/harness';
+import { allowInternal, leaseHolder, REDIS_URL, saveOrThrow, spawnWorker, stopWorkers, useWorlds, type TestWorld, type WorkerProcess, expectExactDone } from '../../test/harness';
 import { startRecorder, until, type Recorder } from '../../test/recorder';
 import { jobKey, queueName } from '../kernel/queues';
 import { startRun } from '../runs/start-run';
@@ -36,15 +36,6 @@ function httpMesh(rec: Recorder, paths: string[]) {
     ],
     channels: [],
   };
-}
-
-/** The pid of the worker process holding the lease on `messageId` (lease owner `<host>/<pid>/<n>`). */
-async function leaseHolder(world: TestWorld, messageId: string, notAmong: readonly number[] = []): Promise<number> {
-  return until(async () => {
-    const [m] = await rows<{ owner: string | null }>(world.engine.db, sql`select lease_owner as owner from messages where id = ${messageId}`);
-    const pid = m?.owner ? Number(m.owner.split('/')[1]) : undefined;
-    return pid !== undefined && !notAmong.includes(pid) ? pid : undefined;
-  }, 'a lease owner');
 }
 
 /** Resolves once the message's lease has expired by the database's clock (its holder stopped renewing). */

@@ -54,6 +54,17 @@ export class RunEndedError extends Error {
   }
 }
 
+/**
+ * The worker is draining (it was told to stop, runtime/boot.ts) and its drain deadline passed while
+ * the step ran: the step is stopped and its message handed back, uncounted, for another worker.
+ */
+export class DrainedError extends Error {
+  constructor(messageId: string) {
+    super(`the worker is stopping: message ${messageId} is handed back to another worker`);
+    this.name = 'DrainedError';
+  }
+}
+
 /** True for the abort reasons of a {@link Lease}: the step was stopped on purpose, not failed. */
 export function isStopped(err: unknown): err is LeaseLostError | RunEndedError {
   return err instanceof LeaseLostError || err instanceof RunEndedError;
@@ -81,6 +92,7 @@ export class LeaseKeeper {
   private readonly held = new Map<string, Held>();
   private timer: NodeJS.Timeout | undefined;
   private renewing: Promise<void> | undefined;
+  private drained = false;
 
   /**
    * @param db where the message rows are
@@ -98,6 +110,8 @@ export class LeaseKeeper {
     const controller = new AbortController();
     const held: Held = { messageId, runId, token, controller, validUntil: takenAt + this.leaseMs };
     this.held.set(messageId, held);
+    // Taken after the drain deadline (a batch that was claiming then): stopped before it starts.
+    if (this.drained) controller.abort(new DrainedError(messageId));
     this.timer ??= setInterval(() => void this.renew(), this.renewMs);
     this.timer.unref();
     return {
@@ -124,6 +138,24 @@ export class LeaseKeeper {
     for (const h of this.held.values()) {
       if (h.runId === runId && !h.controller.signal.aborted) {
         h.controller.abort(new RunEndedError(runId, status));
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * The drain deadline passed: aborts every held step with a {@link DrainedError}, and every lease
+   * taken from now on at once. The leases stay held (and renewed) until each step has stopped and
+   * handed its message back, or, having finished despite the abort, committed.
+   * @returns how many steps were aborted.
+   */
+  drain(): number {
+    this.drained = true;
+    let n = 0;
+    for (const h of this.held.values()) {
+      if (!h.controller.signal.aborted) {
+        h.controller.abort(new DrainedError(h.messageId));
         n++;
       }
     }
@@ -171,7 +203,8 @@ export class LeaseKeeper {
    * that does not answer changes nothing here: the lease runs on its last expiry.
    */
   private async renewNow(list: readonly Held[]): Promise<void> {
-    const live = list.filter((h) => !h.controller.signal.aborted);
+    // A drained step still holds its lease until it has handed its message back or committed.
+    const live = list.filter((h) => !h.controller.signal.aborted || h.controller.signal.reason instanceof DrainedError);
     if (live.length === 0) return;
     const sentAt = Date.now();
     let got: { id: string; run_status: string }[];

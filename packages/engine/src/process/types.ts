@@ -60,12 +60,17 @@ export interface ChildRow {
  * What happened to one delivered message: `ack` (finished, or nothing left to do: acknowledge the
  * job), `failed` (retry or dead-letter it; a heavy message names the lease token its step ran
  * under, so a stale delivery cannot release another's lease), or `wait` (another delivery holds a
- * live lease on it: look again at `until`, epoch ms).
+ * live lease on it: look again at `until`, epoch ms), or `drained` (this worker is stopping and hands
+ * the message back untouched, its lease released: deliver it again at once, counting no attempt).
  */
 export type Outcome =
   | { kind: 'ack' }
   | { kind: 'failed'; error: Error; leaseToken?: string | undefined }
-  | { kind: 'wait'; until: number };
+  | { kind: 'wait'; until: number }
+  | { kind: 'drained' };
+
+/** The outcome of a message handed back by a draining worker. */
+export const DRAINED: Outcome = Object.freeze({ kind: 'drained' });
 
 /** The outcome of a message that needs nothing more. */
 export const ACK: Outcome = Object.freeze({ kind: 'ack' });

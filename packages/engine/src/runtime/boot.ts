@@ -1,11 +1,12 @@
 /** Opening the database and the engine from settings: shared by the CLI and the worker processes. */
 import { openDb, type DbHandle } from '@trellis/db/client';
-import type { EngineEnv } from '../kernel/env';
+import { DRAIN_GRACE_MS, type EngineEnv } from '../kernel/env';
 import type { Logger } from '../kernel/log';
 import { loadSecretsKey } from '../policy/secret-key';
 import { agentRunner } from './agent-runner';
 import { connectEngine, warnOnRedisDurability, type Engine } from '../kernel/engine';
 import { bindQueuePrefix } from './install';
+import { markDraining } from './drain';
 
 /** An open database and engine, closed together. */
 export interface Booted {
@@ -74,21 +75,53 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
   }
 }
 
-/** Calls `stop` once on SIGTERM or SIGINT, then exits with 0 (or 1 if stopping failed). */
-export function closeOnSignal(stop: () => Promise<void>, log: Logger): void {
+/** Options for {@link closeOnSignal}. */
+export interface DrainOptions {
+  /** How long the work in hand may take before it is handed back, ms (TRELLIS_DRAIN_MS; default 25 000). */
+  drainMs?: number;
+  /** After that, how long handing back may take before the process exits anyway, ms (default {@link DRAIN_GRACE_MS}). */
+  graceMs?: number;
+}
+
+/**
+ * Drains on SIGTERM or SIGINT: marks the process draining (runtime/drain.ts; readiness turns
+ * false), calls `stop` once with a deadline signal that aborts `drainMs` later, then exits with 0
+ * (or 1 if stopping failed). `stop` stops claiming, waits for the work in hand and, when the
+ * deadline aborts, hands back what is still running (runtime/worker.ts `close`). A process still
+ * not stopped `graceMs` after the deadline exits with 1 anyway: leases and locks it still holds
+ * then lapse and other workers take the work over as after a crash. A second signal exits at once (1).
+ */
+export function closeOnSignal(stop: (deadline: AbortSignal) => Promise<void>, log: Logger, options: DrainOptions = {}): void {
+  const drainMs = options.drainMs ?? 25_000;
+  const graceMs = options.graceMs ?? DRAIN_GRACE_MS;
   let stopping = false;
   const onSignal = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      log.warn('asked again to stop: exiting without draining', { signal });
+      process.exit(1);
+    }
     stopping = true;
-    log.info('stopping', { signal });
-    stop().then(
-      () => process.exit(0),
+    markDraining(signal);
+    log.warn('draining', { signal, drainMs });
+    const deadline = new AbortController();
+    const handBack = setTimeout(() => deadline.abort(new Error(`the drain deadline of ${drainMs} ms passed`)), drainMs);
+    const hardExit = setTimeout(() => {
+      log.error('drain did not finish in time; exiting', { drainMs, graceMs });
+      process.exit(1);
+    }, drainMs + graceMs);
+    handBack.unref();
+    hardExit.unref();
+    stop(deadline.signal).then(
+      () => {
+        log.info('drained', { signal });
+        process.exit(0);
+      },
       (err: unknown) => {
         log.error('stopping failed', { error: err instanceof Error ? err.message : String(err) });
         process.exit(1);
       },
     );
   };
-  process.once('SIGTERM', () => onSignal('SIGTERM'));
-  process.once('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }

@@ -17,15 +17,18 @@ export interface InProcessOptions {
   poolRefreshMs?: number;
 }
 
-/** Starts an orchestrator and one worker per pool; `close()` stops them all. */
-export function startInProcess(engine: Engine, options: InProcessOptions = {}): { close(): Promise<void> } {
+/**
+ * Starts an orchestrator and one worker per pool; `close()` stops them all, draining the workers
+ * (`deadline`: the drain deadline, see runtime/worker.ts `close`).
+ */
+export function startInProcess(engine: Engine, options: InProcessOptions = {}): { close(deadline?: AbortSignal): Promise<void> } {
   const selection = options.pools && options.pools.length > 0 ? options.pools : 'saved';
   const workers = servePools(engine, selection, { concurrency: options.concurrency ?? 64, refreshMs: options.poolRefreshMs });
   const orchestrator = startOrchestrator(engine);
   return {
-    async close() {
+    async close(deadline) {
       await orchestrator.close();
-      await workers.close();
+      await workers.close(deadline);
     },
   };
 }

@@ -5,7 +5,8 @@
  * under `bus_until` (renewed at half of `lockDurationMs` while in hand, like a BullMQ lock), and
  * turns each outcome into the row's bus state: ack = released, retry = `not_before` after an
  * exponential backoff of `backoffMs · 2^tries`, wait = `not_before` at the lease's end, last
- * attempt or unretryable = dead-lettered. A claim that finds a row whose previous holder went away
+ * attempt or unretryable = dead-lettered, drained (handed back by a stopping worker) = released
+ * with nothing counted. A claim that finds a row whose previous holder went away
  * counts a stall; more than `maxStalledCount` stalls dead-letters the message (as the relay does
  * for a job BullMQ failed after lost locks). A pending row under a live lease is an inline message
  * (process/inline-lane.ts) that a lane of this process holds: it is skipped, exactly as the relay
@@ -104,6 +105,11 @@ export function startLocalWorker(
     const outcome = await batcher.submit(m.id, { messageId: m.id, runId: m.run_id, member: m.member });
     if (outcome.kind === 'ack') {
       await acks.add(m.id);
+      return;
+    }
+    if (outcome.kind === 'drained') {
+      // The worker is stopping: the claim is released, no try or stall counted, for the next start.
+      await settle(m, sql`bus_until = null`);
       return;
     }
     if (outcome.kind === 'wait') {

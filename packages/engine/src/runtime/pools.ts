@@ -48,7 +48,8 @@ export async function savedPools(engine: Engine): Promise<string[]> {
 export interface PoolWorkers {
   /** Pools served so far. */
   served(): string[];
-  close(): Promise<void>;
+  /** Drains every pool's worker; `deadline` is the drain deadline (see runtime/worker.ts `close`). */
+  close(deadline?: AbortSignal): Promise<void>;
 }
 
 /**
@@ -79,10 +80,10 @@ export function servePools(engine: Engine, selection: PoolSelection, options: { 
   }
   return {
     served: () => [...workers.keys()],
-    async close() {
+    async close(deadline) {
       closed = true;
       if (timer) clearTimeout(timer);
-      await Promise.all([...workers.values()].map((w) => w.close()));
+      await Promise.all([...workers.values()].map((w) => w.close(deadline)));
     },
   };
 }

@@ -4,7 +4,7 @@
  * UnrecoverableError = no more attempts). On the in-process bus the same batcher is fed from the
  * message rows instead (runtime/local-worker.ts).
  */
-import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MessageJobSchema, busOf, queueName } from '../kernel/queues';
 import { Batcher } from '../process/batcher';
@@ -14,7 +14,7 @@ import { joinLanes } from '../process/inline-lanes';
 import { subscribeEvents } from '../events/subscribe';
 import type { Delivery } from '../process/claim';
 import { settleFailedDelivery } from '../process/dead-letter';
-import type { Outcome } from '../process/types';
+import { DRAINED, type Outcome } from '../process/types';
 import type { Engine } from '../kernel/engine';
 import { startLocalWorker } from './local-worker';
 
@@ -29,8 +29,15 @@ export interface WorkerOptions {
 /** A started worker. */
 export interface RunningWorker {
   readonly pool: string;
-  /** Finishes the jobs and inline messages in hand, then disconnects. */
-  close(): Promise<void>;
+  /**
+   * Drains, then disconnects: claims nothing more, and finishes the jobs and inline messages in
+   * hand. When `deadline` aborts first (the drain deadline, runtime/boot.ts), hands back what is
+   * still in hand: running steps are stopped (process/lease.ts `DrainedError`) and their messages
+   * released uncounted, jobs go back to wait without counting an attempt (BullMQ's "manual
+   * retrying": `job.moveToWait(token)` then `WaitingError`), and inline messages not yet started
+   * become jobs at once. A step that finishes despite the abort still commits.
+   */
+  close(deadline?: AbortSignal): Promise<void>;
 }
 
 // Lock tuning, deliberately (engine config; TRELLIS_LOCK_DURATION_MS, TRELLIS_STALLED_INTERVAL_MS,
@@ -100,10 +107,22 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   });
   return {
     pool,
-    async close() {
+    async close(deadline) {
       lanes.close(); // other pools' commits stop handing children to this worker
-      await (worker ?? served)?.close();
-      await inline.close(); // finishes the inline messages in hand; their children go to BullMQ
+      const handBack = () => {
+        const waiting = batcher.refuse(DRAINED);
+        const stopped = lane.leases.drain();
+        engine.log.warn('drain deadline passed: handing work back', { pool, waiting, stopped, inline: inline.size });
+      };
+      if (deadline?.aborted) handBack();
+      else deadline?.addEventListener('abort', handBack, { once: true });
+      // Claim nothing more (pause stops fetching without waiting), then wait for the jobs in hand.
+      await worker?.pause(true);
+      await Promise.all([
+        (worker ?? served)?.close(),
+        inline.close(deadline), // finishes the inline messages in hand; their children go to BullMQ
+      ]);
+      deadline?.removeEventListener('abort', handBack);
       await (await unsubscribe)?.();
       lane.leases.close();
       if (served) connection.disconnect();
@@ -132,6 +151,11 @@ async function handle(engine: Engine, lane: HeavyLane, batcher: Batcher<Delivery
   const { messageId, runId } = parsed.data;
   const outcome = await batcher.submit(messageId, { messageId, runId, member: job.name });
   if (outcome.kind === 'ack') return;
+  if (outcome.kind === 'drained') {
+    // This worker is stopping: back to wait for another worker now, no attempt counted.
+    await job.moveToWait(token);
+    throw new WaitingError();
+  }
   if (outcome.kind === 'wait') {
     // Another delivery holds a live lease: look again when it ends (not an attempt, not a failure).
     await job.moveToDelayed(Math.max(outcome.until, Date.now()) + 100, token);
