@@ -30,3 +30,11 @@ describe('loadEngineEnv bus', () => {
     expect(loadEngineEnv({ DATABASE_URL: 'postgres://x@h/db' })).toMatchObject({ bus: 'redis', redisUrl: 'redis://127.0.0.1:6379' });
   });
 });
+
+describe('loadEngineEnv leader lease', () => {
+  it('defaults to 15 000 ms and takes whole milliseconds of at least 100', () => {
+    expect(loadEngineEnv({}).leaderLeaseMs).toBe(15_000);
+    expect(loadEngineEnv({ TRELLIS_LEADER_LEASE_MS: '2000' }).leaderLeaseMs).toBe(2000);
+    for (const bad of ['0', '99', '1.5', 'soon']) expect(() => loadEngineEnv({ TRELLIS_LEADER_LEASE_MS: bad })).toThrow(/TRELLIS_LEADER_LEASE_MS/);
+  });
+});
