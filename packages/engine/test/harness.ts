@@ -258,7 +258,7 @@ export async function saveOrThrow(world: TestWorld, definition: unknown): Promis
   return saved.meshId;
 }
 
-/** A worker process started by a test (`tsx workers/worker/src/main.ts`). */
+/** A worker or orchestrator process started by a test (`node --import tsx workers/<kind>/src/main.ts`). */
 export interface WorkerProcess {
   readonly pid: number;
   /** Resolves with the exit code (or the signal's name) when the process ends. */
@@ -272,22 +272,35 @@ export interface WorkerProcess {
 const WORKER_START_S = 120;
 const REPO_DIR = fileURLToPath(new URL('../../../', import.meta.url));
 const WORKER_MAIN = fileURLToPath(new URL('../../../workers/worker/src/main.ts', import.meta.url));
+const ORCHESTRATOR_MAIN = fileURLToPath(new URL('../../../workers/orchestrator/src/main.ts', import.meta.url));
 
 /**
  * Starts a worker process on the world's Postgres database and queue prefix; `env` adds or
  * overrides settings (e.g. a short TRELLIS_LOCK_DURATION_MS). Resolves once it says it started.
  */
-export async function spawnWorker(world: TestWorld, env: Record<string, string> = {}, redisUrl = REDIS_URL): Promise<WorkerProcess> {
-  if (!world.databaseName) throw new Error('worker processes need a Postgres world');
-  // `node --import tsx`, not the tsx wrapper: SIGKILL and SIGSTOP must reach the worker itself.
-  const child = spawn(process.execPath, ['--import', 'tsx', WORKER_MAIN], {
+export function spawnWorker(world: TestWorld, env: Record<string, string> = {}, redisUrl = REDIS_URL): Promise<WorkerProcess> {
+  return spawnProcess(WORKER_MAIN, 'worker started', world, { TRELLIS_CONCURRENCY: '200', ...env }, redisUrl);
+}
+
+/**
+ * Starts an orchestrator process (workers/orchestrator) on the world's Postgres database and queue
+ * prefix; `env` adds or overrides settings (e.g. a short TRELLIS_LEADER_LEASE_MS). Resolves once it
+ * says it started (it may be leading or standing by then).
+ */
+export function spawnOrchestrator(world: TestWorld, env: Record<string, string> = {}, redisUrl = REDIS_URL): Promise<WorkerProcess> {
+  return spawnProcess(ORCHESTRATOR_MAIN, 'orchestrator started', world, env, redisUrl);
+}
+
+async function spawnProcess(main: string, startedLine: string, world: TestWorld, env: Record<string, string>, redisUrl: string): Promise<WorkerProcess> {
+  if (!world.databaseName) throw new Error('worker and orchestrator processes need a Postgres world');
+  // `node --import tsx`, not the tsx wrapper: SIGKILL and SIGSTOP must reach the process itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', main], {
     cwd: REPO_DIR,
     env: {
       ...process.env,
       DATABASE_URL: withDatabase(PG_ADMIN_URL, world.databaseName),
       REDIS_URL: redisUrl,
       TRELLIS_QUEUE_PREFIX: world.prefix,
-      TRELLIS_CONCURRENCY: '200',
       ...env,
     },
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -297,16 +310,16 @@ export async function spawnWorker(world: TestWorld, env: Record<string, string> 
   const ready = new Promise<void>((r) => (started = r));
   child.stderr.on('data', (b: Buffer) => {
     err += b.toString();
-    if (err.includes('worker started')) started();
+    if (err.includes(startedLine)) started();
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, sig) => resolve(code ?? sig ?? -1)));
   await Promise.race([
     ready,
     exited.then((c) => {
-      throw new Error(`worker exited (${c}) before starting: ${err}`);
+      throw new Error(`process exited (${c}) before starting: ${err}`);
     }),
-    // A generous start deadline: on a loaded machine loading the worker's TypeScript alone can take 30 s.
-    new Promise((_, reject) => setTimeout(() => reject(new Error(`worker did not start in ${WORKER_START_S} s: ${err}`)), WORKER_START_S * 1000)),
+    // A generous start deadline: on a loaded machine loading the TypeScript alone can take 30 s.
+    new Promise((_, reject) => setTimeout(() => reject(new Error(`process did not start in ${WORKER_START_S} s: ${err}`)), WORKER_START_S * 1000)),
   ]);
   return {
     pid: child.pid ?? -1,
