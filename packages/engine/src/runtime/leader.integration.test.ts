@@ -17,7 +17,6 @@ import {
   pages,
   saveOrThrow,
   spawnOrchestrator,
-  spawnWorker,
   stopWorkers,
   useWorlds,
   type TestWorld,
@@ -31,6 +30,7 @@ import { createSchedule, setScheduleEnabled } from '../schedules/manage-schedule
 import { tickKey } from '../schedules/run-schedules';
 import { acquireLease, ORCHESTRATOR_LEASE, renewLease } from './leader';
 import { startOrchestrator, type RunningOrchestrator } from './orchestrator';
+import { servePools } from './pools';
 import { detectStalls } from './sweep';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -70,11 +70,14 @@ describe('orchestrator leader lease', () => {
   const worlds = useWorlds();
   let processes: WorkerProcess[] = [];
   let orchestrators: RunningOrchestrator[] = [];
+  let runtimes: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     await stopWorkers(processes);
     processes = [];
     for (const o of orchestrators) await o.close();
     orchestrators = [];
+    for (const r of runtimes) await r.close();
+    runtimes = [];
   });
 
   it("refuses a stale leader's fenced writes once another has taken the lease over", async () => {
@@ -105,8 +108,9 @@ describe('orchestrator leader lease', () => {
   });
 
   it('a standby does no singleton duty while another leads, and takes over at once when the leader stops', async () => {
-    // Passes only when the test ticks (the loops' own next pass is a minute away).
-    const world = await worlds.open({ stallAfterMs: 1000, tickMs: 60_000, leaderLeaseMs: LEASE_MS });
+    // Passes only when the test ticks (the loops' own next pass is a minute away); a long lease, so
+    // only the release and the wake-up can make the standby lead soon after the leader stops.
+    const world = await worlds.open({ stallAfterMs: 1000, tickMs: 60_000, leaderLeaseMs: 30_000 });
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const leader = startOrchestrator(world.engine);
     orchestrators.push(leader);
@@ -123,21 +127,23 @@ describe('orchestrator leader lease', () => {
     expect(await runStatus(world, runId)).toBe('stalled');
 
     // Stopping releases the lease and wakes the standby: it leads long before the lease would run out.
-    const stoppedAt = performance.now();
-    await leader.close();
-    const handover = await until(() => standby.isLeader(), LEASE_MS, 'standby leads after the leader stopped');
-    console.log(`in-process handover after close: ${Math.round(performance.now() - stoppedAt)} ms from close, ${Math.round(handover)} ms after it returned`);
-    expect(handover).toBeLessThan(LEASE_MS / 2);
+    const closing = leader.close();
+    const handover = await until(() => standby.isLeader(), 2000, 'standby leads after the leader stopped');
+    await closing;
+    console.log(`in-process handover on close (lease 30 000 ms): ${Math.round(handover)} ms`);
     expect((await lease(world))?.token).toBe('2');
   });
 
   it('kill -9 of the leader process mid-run: the standby process takes over within the lease, the run ends exact and each schedule tick fires once', { timeout: 120_000 }, async () => {
-    // The test's own engine runs no orchestrator until the end; the processes do the duties.
+    // The processes do the duties; this test's engine serves the pool (one process fewer to start)
+    // and runs no orchestrator until the end.
     const world = await worlds.open({ leaderLeaseMs: LEASE_MS });
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const env = { TRELLIS_LEADER_LEASE_MS: String(LEASE_MS) };
-    processes = await Promise.all([spawnOrchestrator(world, env), spawnOrchestrator(world, env), spawnWorker(world)]);
-    const [a, b] = processes as [WorkerProcess, WorkerProcess, WorkerProcess];
+    processes = await Promise.all([spawnOrchestrator(world, env), spawnOrchestrator(world, env)]);
+    const [a, b] = processes as [WorkerProcess, WorkerProcess];
+    const pool = servePools(world.engine, ['default'], { concurrency: 200 });
+    runtimes.push(pool);
     await until(async () => (await lease(world)) !== undefined, 10_000, 'an orchestrator leads');
     const first = (await lease(world)) as { holder: string; token: string };
     const pidOf = (holder: string) => Number(holder.split(':')[1]);
@@ -146,10 +152,10 @@ describe('orchestrator leader lease', () => {
 
     const actor = { id: 'u-test', email: 'ops@leader.test' };
     const schedule = await createSchedule(world.engine, { name: 'every-second', mesh: 'word-split', cron: '* * * * * *', timezone: 'UTC', input: { text: 'tick tock' }, actor });
-    const doc = pages(licensesText(), 12);
+    const doc = pages(licensesText(), 8);
     const { runId } = await startRun(world.engine, { meshId, input: { bytes: doc } });
     const done = async () => (await rows<{ n: number }>(world.engine.db, sql`select count(*)::int as n from messages where run_id = ${runId} and status = 'done'`))[0]?.n ?? 0;
-    await until(async () => (await done()) >= 100, 60_000, 'the run is under way');
+    await until(async () => (await done()) >= 60, 60_000, 'the run is under way');
     await sleep(1200); // at least one schedule tick under the first leader
 
     leader.signal('SIGKILL');

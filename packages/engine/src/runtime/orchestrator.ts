@@ -25,7 +25,7 @@ export interface RunningOrchestrator {
   tick(): Promise<void>;
   /** True while this orchestrator leads (holds the lease) and does the singleton duties. */
   isLeader(): boolean;
-  /** Stops after the pass in progress, then releases the lease so a standby takes over at once. */
+  /** Releases the lease (a standby takes over at once), then stops after the pass in progress. */
   close(): Promise<void>;
 }
 
@@ -106,10 +106,12 @@ export function startOrchestrator(engine: Engine, options: OrchestratorOptions =
     async close() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      // The lease goes first, so a standby takes over while this one winds down: a fenced write of
+      // the pass in progress is refused from then on, and the other duties are idempotent.
+      await leadership.close();
       await current;
       await pump.close();
       await entries.close();
-      await leadership.close();
     },
   };
 }
