@@ -1,6 +1,6 @@
 /**
  * The orchestrator's leader lease on real Postgres and Redis: a stale leader's fenced writes are
- * refused; a standby does none of the singleton duties while another leads and takes over at once
+ * refused and a leader steps down at its first refused renewal; a standby does none of the singleton duties while another leads and takes over at once
  * when the leader stops; and with two orchestrator processes, kill -9 of the leader mid-run hands
  * the duties to the other within the lease, the run ends exact and an every-second schedule fires
  * exactly once per tick with no tick lost. Takeover times are printed.
@@ -28,7 +28,7 @@ import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { createSchedule, setScheduleEnabled } from '../schedules/manage-schedules';
 import { tickKey } from '../schedules/run-schedules';
-import { acquireLease, ORCHESTRATOR_LEASE, renewLease } from './leader';
+import { acquireLease, ORCHESTRATOR_LEASE, renewLease, startLeadership } from './leader';
 import { startOrchestrator, type RunningOrchestrator } from './orchestrator';
 import { servePools } from './pools';
 import { detectStalls } from './sweep';
@@ -80,7 +80,7 @@ describe('orchestrator leader lease', () => {
     runtimes = [];
   });
 
-  it("refuses a stale leader's fenced writes once another has taken the lease over", async () => {
+  it("refuses a stale leader's fenced writes once another has taken the lease over; a leader steps down when refused", async () => {
     const world = await worlds.open({ stallAfterMs: 1000 });
     const meshId = await saveOrThrow(world, WORD_SPLIT);
     const { db } = world.engine;
@@ -105,6 +105,24 @@ describe('orchestrator leader lease', () => {
     // A lease that ran out refuses its own holder's writes too.
     await db.execute(sql`update orchestrator_lease set expires_at = now() - interval '1 second'`);
     await expect(db.transaction((tx) => fenced(tx, next))).rejects.toThrow(/expired without renewal/);
+
+    // A running leadership steps down at the first refused renewal and takes the lease back, with a new token, once it is free.
+    await db.execute(sql`delete from orchestrator_lease`);
+    // Renewals every second; without the refusal it would lead on until its own 3 s ran out.
+    const leadership = startLeadership(world.engine, { leaseMs: 3000, holder: 'me' });
+    runtimes.push(leadership);
+    await leadership.ready;
+    expect(leadership.fence()).toEqual({ name: ORCHESTRATOR_LEASE, holder: 'me', token: '1' });
+    await db.execute(sql`update orchestrator_lease set holder = 'intruder', token = token + 1, expires_at = now() + interval '2.5 seconds'`);
+    const stepDown = await until(() => !leadership.isLeader(), 5000, 'it steps down');
+    console.log(`stepped down ${Math.round(stepDown)} ms after a takeover (lease 3000 ms, renewal every 1000 ms)`);
+    expect(stepDown).toBeLessThan(2000);
+    expect(leadership.fence()).toBeUndefined();
+    await until(() => leadership.isLeader(), 5000, 'it leads again');
+    expect(leadership.fence()?.token).toBe('3');
+    await leadership.close();
+    const [row] = await rows<{ live: boolean }>(db, sql`select expires_at > now() as live from orchestrator_lease`);
+    expect(row?.live).toBe(false);
   });
 
   it('a standby does no singleton duty while another leads, and takes over at once when the leader stops', async () => {
