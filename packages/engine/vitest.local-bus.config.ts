@@ -46,6 +46,7 @@ export const REDIS_ONLY: Record<string, string> = {
   'src/runtime/pools.integration.test.ts': "BullMQ's worker list per queue",
   'src/runtime/chaos.integration.test.ts': 'several worker processes on one Postgres, which only Redis can serve',
   'src/runtime/drain.integration.test.ts': "worker and orchestrator processes draining on one Postgres (only Redis serves several); reads BullMQ's attempt and stall counters",
+  'src/runtime/leader.integration.test.ts': 'several orchestrator processes on one Postgres, woken over Redis; the embedded database has one process',
   'src/users/sign-in-limit.integration.test.ts': 'the sign-in limiter keeps its counts in Redis',
   'src/process/guards.integration.test.ts': "asserts the refused route left no BullMQ job (getJobCounts)",
   'src/runs/reopen-run.integration.test.ts': 'two of its four tests remove BullMQ jobs (obliterate) to make the loss it re-opens',

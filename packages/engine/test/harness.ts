@@ -259,7 +259,7 @@ export async function saveOrThrow(world: TestWorld, definition: unknown): Promis
   return saved.meshId;
 }
 
-/** A worker process started by a test (`tsx workers/worker/src/main.ts`). */
+/** A worker or orchestrator process started by a test (`node --import tsx workers/<kind>/src/main.ts`). */
 export interface WorkerProcess {
   readonly pid: number;
   /** Resolves with the exit code (or the signal's name) when the process ends. */

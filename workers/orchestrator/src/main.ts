@@ -1,6 +1,8 @@
 /**
  * The orchestrator process on Postgres (DATABASE_URL) and Redis (REDIS_URL): outbox relay,
- * finalizer sweep and stall detector. Several may run; each step is idempotent. Stops on SIGTERM.
+ * finalizer sweep, stall detector, schedules and event pump. Several may run: one leads under the
+ * lease (engine runtime/leader.ts), the others stand by ready to take over. Stops on SIGTERM,
+ * releasing the lease first so a standby takes over at once.
  */
 import { stderrLogger } from '@trellis/engine/log';
 import { describeError } from '@trellis/engine/errors';

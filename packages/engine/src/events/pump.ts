@@ -46,7 +46,8 @@ export type RunningPump = Pick<RunningLoop, 'close'>;
 /**
  * Pumps the outbox every `everyMs` (default 250) on its own loop, so live updates never wait for a
  * slow orchestrator pass (a long relay page, a vacuum). A failing pass is logged once per new error.
+ * With `when`, a pass pumps only while it returns true (the orchestrator leader, runtime/leader.ts).
  */
-export function startEventPump(engine: Engine, everyMs = 250): RunningPump {
-  return repeat(() => pumpEvents(engine), everyMs, engine.log, 'event pump failed');
+export function startEventPump(engine: Engine, everyMs = 250, when: () => boolean = () => true): RunningPump {
+  return repeat(async () => (when() ? pumpEvents(engine) : 0), everyMs, engine.log, 'event pump failed');
 }

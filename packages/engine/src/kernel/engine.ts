@@ -84,6 +84,12 @@ export interface EngineConfig {
    */
   inlineLeaseMs: number;
   /**
+   * The orchestrator leader's lease (default 15 000; runtime/leader.ts): one orchestrator leads and
+   * runs the singleton duties under it; 0 = no lease, every orchestrator leads unfenced (only for a
+   * database one process can open, the embedded one).
+   */
+  leaderLeaseMs: number;
+  /**
    * Test-only fault injection (default false): the process SIGKILLs itself right after its first
    * commit, before the children's jobs are added, so tests can prove the outbox relay adds them.
    */
@@ -166,6 +172,7 @@ const DEFAULTS: EngineConfig = {
   leaseMs: 60_000,
   inlineMax: 25_000,
   inlineLeaseMs: 10_000,
+  leaderLeaseMs: 15_000,
   crashAfterCommit: false,
 };
 

@@ -38,3 +38,11 @@ describe('loadEngineEnv drain deadline', () => {
     for (const bad of ['0', '-5', '1.5', 'soon']) expect(() => loadEngineEnv({ TRELLIS_DRAIN_MS: bad })).toThrow(/TRELLIS_DRAIN_MS/);
   });
 });
+
+describe('loadEngineEnv leader lease', () => {
+  it('defaults to 15 000 ms and takes whole milliseconds of at least 100', () => {
+    expect(loadEngineEnv({}).leaderLeaseMs).toBe(15_000);
+    expect(loadEngineEnv({ TRELLIS_LEADER_LEASE_MS: '2000' }).leaderLeaseMs).toBe(2000);
+    for (const bad of ['0', '99', '1.5', 'soon']) expect(() => loadEngineEnv({ TRELLIS_LEADER_LEASE_MS: bad })).toThrow(/TRELLIS_LEADER_LEASE_MS/);
+  });
+});

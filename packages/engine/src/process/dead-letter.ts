@@ -8,6 +8,7 @@ import { failRun } from './run-end';
 import { plansForRuns } from '../plan/plan';
 import { rows } from '../kernel/sql';
 import { msgStatus, msgStatuses } from '../kernel/statuses';
+import { fenced, type Fence } from '../kernel/fence';
 
 /**
  * Whether another attempt could help. A member's own failure (a throwing step, an agent whose
@@ -38,15 +39,18 @@ export async function releaseForRetry(engine: Engine, messageId: string, err: Er
 /**
  * Sets the message aside as `dead` (never dropped) and fails its run with the error's cause
  * (`step_code_failed` for errors that carry none), in one transaction. With `leaseToken`, only while
- * the message's lease still carries it (fencing: a stale delivery dead-letters nothing).
+ * the message's lease still carries it (fencing: a stale delivery dead-letters nothing). With
+ * `fence` (the orchestrator leader's relay) only while that fence holds the leader's lease.
  * @returns false when the message had already finished (nothing changed).
+ * @throws LeaseLostError when `fence` lost its lease; nothing is dead-lettered then.
  */
-export async function deadLetter(engine: Engine, messageId: string, err: Error, cause?: Cause, leaseToken?: string): Promise<boolean> {
+export async function deadLetter(engine: Engine, messageId: string, err: Error, cause?: Cause, leaseToken?: string, fence?: Fence): Promise<boolean> {
   // The label is read before the transaction: the embedded database allows no query beside an open one.
   const [where] = await rows(engine.db, sql`select run_id, member from messages where id = ${messageId}`, z.object({ run_id: z.string(), member: z.string() }));
   if (!where) return false;
   const label = (await plansForRuns(engine, [where.run_id])).get(where.run_id)?.members.get(where.member)?.label;
   return engine.db.transaction(async (tx) => {
+    await fenced(tx, fence);
     const [msg] = await rows(
       tx,
       sql`update messages set status = ${msgStatus('dead')}, error = ${err.message}, finished_at = now(),

@@ -18,6 +18,7 @@ import type { RunEndActions, RunFailure } from '../members/types';
 import { continueParked, planOfMessage } from './continue';
 import type { CommitResult } from './commit';
 import { msgStatuses, runStatus, runStatuses } from '../kernel/statuses';
+import { fenced, type Fence } from '../kernel/fence';
 
 const UnfiredJoinRow = z.object({ run_id: z.string(), member: z.string(), expected: z.number(), received: z.number(), skipped: z.number() });
 
@@ -27,14 +28,18 @@ const UnfiredJoinRow = z.object({ run_id: z.string(), member: z.string(), expect
  * fired (DESIGN.md §3); one whose messages are all finished but with a join that never fired can
  * never complete, so it fails with `outcome_unreadable`, naming the combine and its count (never
  * counted a success). Safe to call any time and from anywhere: the guards make it idempotent.
+ * With `fence` (the orchestrator leader's sweep, runtime/leader.ts) each ending transaction first
+ * checks the lease (kernel/fence.ts).
  * @returns the ids of the runs it ended `done`.
+ * @throws LeaseLostError when `fence` no longer holds its lease; nothing is ended then.
  */
-export async function finalizeRuns(engine: Engine, runIds: readonly string[]): Promise<string[]> {
+export async function finalizeRuns(engine: Engine, runIds: readonly string[], fence?: Fence): Promise<string[]> {
   if (runIds.length === 0) return [];
   const db = engine.db;
   // A run that was stalled and ends done leaves its Action Center item (lifecycle/clear-stalled.ts)
   // in the transaction that ends it: no reader sees the run done with its stalled item still open.
   const ended = await db.transaction(async (tx) => {
+    await fenced(tx, fence);
     const done = await rows(
       tx,
       sql`update runs set status = ${runStatus('done')}, cause = null, cause_member = null, cause_message = null,
@@ -56,13 +61,14 @@ export async function finalizeRuns(engine: Engine, runIds: readonly string[]): P
   // The kinds' run-end hooks (a nested mesh's child run continues its parked parent).
   if (ended.length > 0) await runsEnded(db, ended.map((r) => r.id), engine);
   const doneIds = new Set(ended.map((r) => r.id));
-  await failUnfiredJoins(db, runIds.filter((id) => !doneIds.has(id)));
+  await failUnfiredJoins(engine, runIds.filter((id) => !doneIds.has(id)), fence);
   return ended.map((r) => r.id);
 }
 
 /** Fails the runs among `runIds` that have every message finished but a join that has not fired. */
-async function failUnfiredJoins(db: Queryable, runIds: readonly string[]): Promise<void> {
+async function failUnfiredJoins(engine: Engine, runIds: readonly string[], fence: Fence | undefined): Promise<void> {
   if (runIds.length === 0) return;
+  const { db } = engine;
   const stuck = await rows(
     db,
     sql`select distinct on (j.run_id) j.run_id, j.member, j.expected, j.received, j.skipped
@@ -76,10 +82,13 @@ async function failUnfiredJoins(db: Queryable, runIds: readonly string[]): Promi
   for (const j of stuck) {
     const arrived = j.received - j.skipped;
     const skipped = j.skipped === 0 ? '' : ` and ${j.skipped} skipped`;
-    await failRun(db, j.run_id, {
-      cause: 'outcome_unreadable',
-      member: j.member,
-      detail: `the combine received ${arrived} of ${j.expected} parts${skipped}, and nothing is left that could send the rest, so it can never fire`,
+    await db.transaction(async (tx) => {
+      await fenced(tx, fence);
+      await failRun(tx, j.run_id, {
+        cause: 'outcome_unreadable',
+        member: j.member,
+        detail: `the combine received ${arrived} of ${j.expected} parts${skipped}, and nothing is left that could send the rest, so it can never fire`,
+      });
     });
   }
 }

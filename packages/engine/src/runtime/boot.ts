@@ -40,6 +40,8 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       inlineMax: env.inlineMax,
       inlineLeaseMs: env.inlineLeaseMs,
       crashAfterCommit: env.crashAfterCommit,
+      // The embedded database is opened by one process only: its orchestrator is the only one.
+      leaderLeaseMs: handle.kind === 'pglite' ? 0 : env.leaderLeaseMs,
       retentionDays: env.retentionDays,
       deadRetentionDays: env.deadRetentionDays,
       // The embedded database runs one statement at a time; more batches in flight only queue.

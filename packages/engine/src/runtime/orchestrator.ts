@@ -1,6 +1,10 @@
 /**
  * The orchestrator: a loop that every `tickMs` runs the finalizer sweep and the stall detector,
- * and every `relayAfterMs` the outbox relay. Every step is idempotent, so several orchestrators may run side by side.
+ * and every `relayAfterMs` the outbox relay; beside it the event pump and the entry loops
+ * (schedules, webhook callbacks). Several orchestrators may run side by side: these are singleton
+ * duties, done only by the one holding the leader's lease (runtime/leader.ts), whose finalizing,
+ * stall flagging, dead-lettering, lost marking and schedule firings carry its fencing token
+ * (kernel/fence.ts). The others stand by, ready, and take over when the lease lapses or is released.
  */
 import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
@@ -10,6 +14,7 @@ import { sweepParked } from '../process/sweep-parked';
 import { startEventPump } from '../events/pump';
 import { startEntryLoops } from './entry-loops';
 import { pruneRuns } from './retention';
+import { SOLE_LEADER, startLeadership, type Leadership } from './leader';
 
 /** How often the orchestrator prunes runs past their retention (runtime/retention.ts). */
 const RETENTION_EVERY_MS = 60_000;
@@ -18,12 +23,21 @@ const RETENTION_EVERY_MS = 60_000;
 export interface RunningOrchestrator {
   /** Runs one pass now (tests, and the CLI before it waits). */
   tick(): Promise<void>;
-  /** Stops after the pass in progress. */
+  /** True while this orchestrator leads (holds the lease) and does the singleton duties. */
+  isLeader(): boolean;
+  /** Releases the lease (a standby takes over at once), then stops after the pass in progress. */
   close(): Promise<void>;
 }
 
+/** Options for {@link startOrchestrator}. */
+export interface OrchestratorOptions {
+  /** Its standing (default: contend for the `orchestrator` lease of `leaderLeaseMs`; none when that is 0). */
+  leadership?: Leadership;
+}
+
 /** Starts the orchestrator loop on `engine`. */
-export function startOrchestrator(engine: Engine): RunningOrchestrator {
+export function startOrchestrator(engine: Engine, options: OrchestratorOptions = {}): RunningOrchestrator {
+  const leadership = options.leadership ?? (engine.config.leaderLeaseMs > 0 ? startLeadership(engine) : SOLE_LEADER);
   let cursor: RelayCursor | undefined;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -36,13 +50,16 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
 
   const pass = async () => {
     try {
+      await leadership.ready;
+      if (!leadership.isLeader()) return;
+      const fence = leadership.fence();
       // The relay is a safety net for rare losses: once per `relayAfterMs` is enough, and it spares
       // re-reading a long backlog of waiting messages every tick.
       if (Date.now() - relayedAt >= Math.max(engine.config.relayAfterMs, engine.config.tickMs)) {
         relayedAt = Date.now();
-        cursor = (await relayOnce(engine, cursor)).next;
+        cursor = (await relayOnce(engine, cursor, fence)).next;
       }
-      await sweepRuns(engine);
+      await sweepRuns(engine, fence);
       await sweepParked(engine);
       const { vacuumEveryMs, analyzeEveryMs } = engine.config;
       if (vacuumEveryMs > 0 && Date.now() - vacuumedAt >= vacuumEveryMs) {
@@ -57,7 +74,7 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
         const pruned = await pruneRuns(engine.db, { days: engine.config.retentionDays, deadDays: engine.config.deadRetentionDays });
         if (pruned.runs.length > 0) engine.log.info('runs pruned', { runs: pruned.runs.length, messages: pruned.messages, joinParts: pruned.joinParts });
       }
-      const stalled = await detectStalls(engine);
+      const stalled = await detectStalls(engine, fence);
       if (stalled.length > 0) engine.log.warn('runs stalled', { runs: stalled });
       lastProblem = '';
     } catch (err) {
@@ -75,11 +92,12 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
   };
   timer = setTimeout(loop, 0);
   // Live-update events go out on their own loop, never behind a slow pass (events/pump.ts).
-  const pump = startEventPump(engine);
+  const pump = startEventPump(engine, 250, () => leadership.isLeader());
   // Schedules and webhook callbacks, likewise on their own loop (runtime/entry-loops.ts).
-  const entries = startEntryLoops(engine);
+  const entries = startEntryLoops(engine, { leadership });
 
   return {
+    isLeader: () => leadership.isLeader(),
     tick: async () => {
       await current;
       current = pass();
@@ -88,6 +106,9 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
     async close() {
       stopped = true;
       if (timer) clearTimeout(timer);
+      // The lease goes first, so a standby takes over while this one winds down: a fenced write of
+      // the pass in progress is refused from then on, and the other duties are idempotent.
+      await leadership.close();
       await current;
       await pump.close();
       await entries.close();

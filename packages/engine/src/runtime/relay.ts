@@ -16,6 +16,7 @@ import { failRun } from '../process/run-end';
 import { rows, textArray } from '../kernel/sql';
 import type { Engine } from '../kernel/engine';
 import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
+import { fenced, type Fence } from '../kernel/fence';
 
 /** Where the last page ended; the walk wraps around when it reaches the newest row. */
 export interface RelayCursor {
@@ -47,8 +48,13 @@ export interface RelayReport {
 
 const PAGE = 2000;
 
-/** Checks one page of open messages older than `relayAfterMs` and repairs what is missing. */
-export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined): Promise<RelayReport> {
+/**
+ * Checks one page of open messages older than `relayAfterMs` and repairs what is missing. With
+ * `fence` (the orchestrator leader's pass) its dead-lettering and lost marking check the leader's
+ * lease in their transactions (kernel/fence.ts).
+ * @throws LeaseLostError when `fence` lost its lease.
+ */
+export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined, fence?: Fence): Promise<RelayReport> {
   const after = cursor ?? { createdAt: '-infinity', id: '' };
   const ageSeconds = engine.config.relayAfterMs / 1000;
   // A run that has ended (failed, or done by the sweep) has no work left: its open messages are set
@@ -92,12 +98,12 @@ export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined)
     const [, stalls] = answers[3 * i + 2] ?? [];
     if (existsErr) continue;
     if (exists === 1 && failedScore !== null && failedScore !== undefined) {
-      if (await deadLetter(engine, m.id, new Error(stalledOut(Number(stalls ?? 0))))) report.dead++;
+      if (await deadLetter(engine, m.id, new Error(stalledOut(Number(stalls ?? 0))), undefined, undefined, fence)) report.dead++;
     } else if (exists === 0) {
       missing.push(m);
     }
   }
-  await repairMissing(engine, missing, report);
+  await repairMissing(engine, missing, report, fence);
   return report;
 }
 
@@ -112,7 +118,7 @@ export function stalledOut(times: number): string {
   return `the worker handling it died ${n} time${n === 1 ? '' : 's'} (its job was given up after ${n} lost locks)`;
 }
 
-async function repairMissing(engine: Engine, missing: Candidate[], report: RelayReport): Promise<void> {
+async function repairMissing(engine: Engine, missing: Candidate[], report: RelayReport, fence: Fence | undefined): Promise<void> {
   const lost = missing.filter((m) => m.requeues >= engine.config.maxRequeues);
   const retry = missing.filter((m) => m.requeues < engine.config.maxRequeues);
   if (retry.length > 0) {
@@ -132,6 +138,7 @@ async function repairMissing(engine: Engine, missing: Candidate[], report: Relay
   }
   for (const m of lost) {
     const ended = await engine.db.transaction(async (tx) => {
+      await fenced(tx, fence);
       // The loss is said first; the step's own last error, if it had one, is kept after it.
       const marked = await rows(
         tx,

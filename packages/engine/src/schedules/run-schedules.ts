@@ -13,6 +13,7 @@ import { schedules } from '@trellis/db/schema/schedules';
 import { SYSTEM_ACTOR } from '../audit/append';
 import type { Engine } from '../kernel/engine';
 import { describeError } from '../kernel/errors';
+import { fenced, LeaseLostError, type Fence } from '../kernel/fence';
 import { startEntryRun } from '../runs/start-entry-run';
 import { nextTick, parseCron, ticksUntil } from './cron';
 
@@ -32,8 +33,12 @@ export function tickKey(scheduleId: string, tick: Date): string {
   return `schedule:${scheduleId}:${tick.toISOString()}`;
 }
 
-/** Runs one pass at `now` (default: the clock). */
-export async function runDueSchedules(engine: Engine, now = new Date()): Promise<SchedulePass> {
+/**
+ * Runs one pass at `now` (default: the clock). With `fence` (the orchestrator leader's entry loop)
+ * each firing's run start and each `next_at` move check the leader's lease in their transaction.
+ * @throws LeaseLostError when `fence` lost its lease; the tick in hand starts no run then.
+ */
+export async function runDueSchedules(engine: Engine, now = new Date(), fence?: Fence): Promise<SchedulePass> {
   const due = await engine.db
     .select()
     .from(schedules)
@@ -66,20 +71,26 @@ export async function runDueSchedules(engine: Engine, now = new Date()): Promise
           entry: 'schedule',
           actor: SYSTEM_ACTOR,
           via: `schedule:${s.name}`,
+          commitWith: (tx) => fenced(tx, fence),
         });
         lastRunId = answer.runId;
         pass.started.push({ scheduleId: s.id, tick, runId: answer.runId, reused: answer.reused });
       } catch (err) {
+        if (err instanceof LeaseLostError) throw err;
         // The mesh cannot run, or was removed: the tick is spent, the reason kept on the schedule.
         lastError = describeError(err).message;
         engine.log.warn('schedule tick started no run', { schedule: s.name, tick: tick.toISOString(), error: lastError });
       }
     }
     const last = ticks[ticks.length - 1] ?? s.nextAt;
-    await engine.db
-      .update(schedules)
-      .set({ nextAt: nextTick(cron, now), lastTickAt: last, lastRunId, lastError })
-      .where(and(eq(schedules.id, s.id), eq(schedules.nextAt, s.nextAt)));
+    const was = s.nextAt;
+    await engine.db.transaction(async (tx) => {
+      await fenced(tx, fence);
+      await tx
+        .update(schedules)
+        .set({ nextAt: nextTick(cron, now), lastTickAt: last, lastRunId, lastError })
+        .where(and(eq(schedules.id, s.id), eq(schedules.nextAt, was)));
+    });
   }
   return pass;
 }
