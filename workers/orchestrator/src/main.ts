@@ -2,21 +2,24 @@
  * The orchestrator process on Postgres (DATABASE_URL) and Redis (REDIS_URL): outbox relay,
  * finalizer sweep and stall detector. Several may run; each step is idempotent. Stops on SIGTERM.
  */
-import { stderrLogger } from '@trellis/engine/log';
+import { processLogger } from '@trellis/engine/log';
 import { describeError } from '@trellis/engine/errors';
 import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
+import { observeProcess } from '@trellis/engine/runtime/observe';
 import { startOrchestrator } from '@trellis/engine/runtime/orchestrator';
 import { loadOrchestratorEnv } from './env';
 
 try {
   const env = loadOrchestratorEnv();
   if (!env.databaseUrl) throw new Error('set DATABASE_URL: the orchestrator shares Postgres with the workers');
-  const log = stderrLogger(env.verbose);
+  const log = processLogger(env.logFormat, env.verbose, { service: 'trellis-orchestrator' });
   const booted = await boot(env, { log });
+  const observed = await observeProcess(booted.engine, env, 'trellis-orchestrator');
   const orchestrator = startOrchestrator(booted.engine);
   log.warn('orchestrator started');
   closeOnSignal(async () => {
     await orchestrator.close();
+    await observed.close();
     await booted.close();
   }, log);
 } catch (err) {

@@ -19,7 +19,9 @@ import { Batcher } from './batcher';
 import { cancelEnded, claimHeavy, type ClaimedHeavy, type Delivery } from './claim';
 import { commit, prepareHeavy, type Prepared } from './commit';
 import { isStopped, LeaseKeeper, RunEndedError } from './lease';
-import { noteInserted } from './stats';
+import { noteCommitted, noteInserted } from './stats';
+import { stepDuration } from '../kernel/metrics';
+import { recordStepSpan } from '../kernel/tracing';
 import { ACK, type Outcome } from './types';
 import { parkDeliveries } from './park';
 import { laneOf } from '../members/index';
@@ -57,9 +59,15 @@ export class HeavyLane {
     const lease = this.leases.hold(msg.id, msg.runId, msg.leaseToken, claimedAt);
     try {
       let prepared: Prepared;
+      const startedAt = Date.now();
+      const kind = plan.members.get(msg.member)?.kind ?? 'unknown';
+      const span = { runId: msg.runId, messageId: msg.id, member: msg.member, kind, attempt: msg.attempts, startedAt };
       try {
         prepared = await prepareHeavy(this.engine, msg, plan, lease);
+        stepDuration.observe({ kind }, (Date.now() - startedAt) / 1000);
+        recordStepSpan({ ...span, endedAt: Date.now() });
       } catch (err) {
+        recordStepSpan({ ...span, endedAt: Date.now(), error: asError(err) });
         if (isStopped(lease.signal.reason) || isStopped(err)) return await this.stopped(msg, lease.signal.reason ?? err);
         return { kind: 'failed', error: asError(err), leaseToken: msg.leaseToken };
       }
@@ -181,6 +189,7 @@ async function commitWithRetry(
     }
     for (const [id, error] of result.failed) outcomes.set(id, { kind: 'failed', error });
     noteInserted(engine, result.children.length);
+    noteCommitted(result);
     if (engine.config.crashAfterCommit && result.children.length > 0) {
       // Test-only fault: die between the commit (children are rows now) and adding their jobs.
       process.kill(process.pid, 'SIGKILL');
