@@ -28,6 +28,7 @@ export const BOTH_BUSES = [
   'src/services/services.integration.test.ts', // outside services' parked jobs and long-poll wake-ups
   'src/runtime/local-bus.integration.test.ts', // the in-process bus's own rules and the inline lane there
   'src/runtime/desktop-crash.integration.test.ts', // kill -9 of the one desktop process mid-run
+  'src/runtime/health.integration.test.ts', // queue depth reads BullMQ's counts or the pending rows
 ];
 
 /** Left out: about Redis or BullMQ themselves, with no in-process counterpart to test. */
@@ -57,6 +58,7 @@ export const BUS_INDIFFERENT: Record<string, string> = {
   'src/runs/run-timeline.integration.test.ts': 'aggregates rows it writes itself in SQL; no message moves',
   'src/runtime/local-bus-refusals.integration.test.ts': 'runs on the in-process bus already (it chooses the bus itself)',
   'src/process/join.integration.test.ts': 'join arithmetic on rows, no bus',
+  'src/runtime/tracing.integration.test.ts': 'spans are written by the step and commit code both buses share',
   'src/process/join-skips.integration.test.ts': 'join arithmetic on rows, no bus',
   'src/process/commit.integration.test.ts': 'commit retries (deadlocks, isolation) inside one transaction',
   'src/process/run-end.integration.test.ts': 'run ends decided from rows',
