@@ -29,7 +29,7 @@ export function stderrLogger(verbose = false): Logger {
 export const silentLogger: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** Field names whose values never reach a log, at the top level or one object down (pino `redact` paths). */
-const SECRET_KEYS = ['token', 'password', 'secret', 'apiKey', 'authorization', 'cookie', 'secretsKey', 'headers.authorization', 'headers.cookie'];
+const SECRET_KEYS = ['token', 'password', 'secret', 'apiKey', 'authorization', 'cookie', 'secretsKey'];
 /** Connection strings: logged with their password replaced, so the host stays readable. */
 const URL_KEYS = ['DATABASE_URL', 'REDIS_URL', 'databaseUrl', 'redisUrl', 'url'];
 export const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), ...URL_KEYS, ...URL_KEYS.map((k) => `*.${k}`)];
