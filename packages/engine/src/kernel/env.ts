@@ -129,7 +129,7 @@ export interface EngineEnv {
   /**
    * TRELLIS_HEALTH_PORT: the port of the worker's or orchestrator's health server (/livez, /readyz,
    * /metrics; runtime/health.ts), or undefined to serve none (the default: two processes on one
-   * host would otherwise fight over one port). 0 picks a free port. Deployments set 9464.
+   * host would otherwise fight over one port). 0 picks a free port. Containers conventionally set 9464.
    */
   healthPort: number | undefined;
   /** TRELLIS_HEALTH_HOST: the address the health server binds (default `0.0.0.0`, every interface, as probes from outside need). */

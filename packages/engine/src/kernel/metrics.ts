@@ -24,6 +24,9 @@ export const messagesTotal = new Counter({
   registers: [registry],
 });
 
+// Every state's series exists from the start (at 0), so rate() and alerts see it before its first event.
+for (const state of ['published', 'done', 'dead', 'lost'] satisfies MessageState[]) messagesTotal.inc({ state }, 0);
+
 /** Counts `n` messages reaching `state` (a whole batch at once); `n` of 0 is a no-op. */
 export function countMessages(state: MessageState, n: number): void {
   if (n > 0) messagesTotal.inc({ state }, n);
