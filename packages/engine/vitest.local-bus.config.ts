@@ -45,6 +45,7 @@ export const REDIS_ONLY: Record<string, string> = {
   'src/runtime/install.integration.test.ts': "the install's queue-prefix key in Redis",
   'src/runtime/pools.integration.test.ts': "BullMQ's worker list per queue",
   'src/runtime/chaos.integration.test.ts': 'several worker processes on one Postgres, which only Redis can serve',
+  'src/runtime/worker-health.integration.test.ts': 'a worker process on Postgres, which only Redis can serve',
   'src/users/sign-in-limit.integration.test.ts': 'the sign-in limiter keeps its counts in Redis',
   'src/process/guards.integration.test.ts': "asserts the refused route left no BullMQ job (getJobCounts)",
   'src/runs/reopen-run.integration.test.ts': 'two of its four tests remove BullMQ jobs (obliterate) to make the loss it re-opens',
