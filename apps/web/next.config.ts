@@ -36,7 +36,7 @@ const nextConfig: NextConfig = {
   transpilePackages: ['@trellis/mesh', '@trellis/db', '@trellis/engine', '@trellis/api'],
   // Loaded by Node at run time instead of bundled: PGlite reads its wasm and data files next to its
   // module; pg, ioredis and BullMQ (with its Lua scripts read from disk) expect their own files and sockets.
-  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-native', 'bullmq', 'ioredis', 'drizzle-orm'],
+  serverExternalPackages: ['@electric-sql/pglite', 'pg', 'pg-native', 'bullmq', 'ioredis', 'drizzle-orm', 'pino', 'prom-client', '@opentelemetry/sdk-node', '@opentelemetry/exporter-trace-otlp-http'],
   poweredByHeader: false,
   reactStrictMode: true,
   webpack: (config: { module: { parser?: Record<string, unknown> } }, { isServer }: { isServer: boolean }) => {

@@ -29,6 +29,7 @@ export const BOTH_BUSES = [
   'src/runtime/local-bus.integration.test.ts', // the in-process bus's own rules and the inline lane there
   'src/runtime/desktop-crash.integration.test.ts', // kill -9 of the one desktop process mid-run
   'src/runtime/drain-in-process.integration.test.ts', // a worker closing past its drain deadline hands its step back
+  'src/runtime/health.integration.test.ts', // queue depth reads BullMQ's counts or the pending rows
 ];
 
 /** Left out: about Redis or BullMQ themselves, with no in-process counterpart to test. */
@@ -47,6 +48,7 @@ export const REDIS_ONLY: Record<string, string> = {
   'src/runtime/chaos.integration.test.ts': 'several worker processes on one Postgres, which only Redis can serve',
   'src/runtime/drain.integration.test.ts': "worker and orchestrator processes draining on one Postgres (only Redis serves several); reads BullMQ's attempt and stall counters",
   'src/runtime/leader.integration.test.ts': 'several orchestrator processes on one Postgres, woken over Redis; the embedded database has one process',
+  'src/runtime/worker-health.integration.test.ts': 'a worker process on Postgres, which only Redis can serve',
   'src/users/sign-in-limit.integration.test.ts': 'the sign-in limiter keeps its counts in Redis',
   'src/process/guards.integration.test.ts': "asserts the refused route left no BullMQ job (getJobCounts)",
   'src/runs/reopen-run.integration.test.ts': 'two of its four tests remove BullMQ jobs (obliterate) to make the loss it re-opens',
@@ -60,6 +62,7 @@ export const BUS_INDIFFERENT: Record<string, string> = {
   'src/runs/run-timeline.integration.test.ts': 'aggregates rows it writes itself in SQL; no message moves',
   'src/runtime/local-bus-refusals.integration.test.ts': 'runs on the in-process bus already (it chooses the bus itself)',
   'src/process/join.integration.test.ts': 'join arithmetic on rows, no bus',
+  'src/runtime/tracing.integration.test.ts': 'spans are written by the step and commit code both buses share',
   'src/process/join-skips.integration.test.ts': 'join arithmetic on rows, no bus',
   'src/process/commit.integration.test.ts': 'commit retries (deadlocks, isolation) inside one transaction',
   'src/process/run-end.integration.test.ts': 'run ends decided from rows',

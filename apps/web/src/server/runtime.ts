@@ -9,10 +9,12 @@ import { dirname, join } from 'node:path';
 import type { Db } from '@trellis/db/client';
 import { loadEngineEnv, REPO_ROOT } from '@trellis/engine/env';
 import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
-import { stderrLogger } from '@trellis/engine/log';
+import { processLogger } from '@trellis/engine/log';
 import { boot, closeOnSignal } from '@trellis/engine/runtime/boot';
 import type { Engine } from '@trellis/engine/engine';
 import { startInProcess } from '@trellis/engine/runtime/in-process';
+import { reportGaugesOf } from '@trellis/engine/runtime/metrics-source';
+import { tracingFromEnv } from '@trellis/engine/runtime/tracing';
 import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
 import { checkStartupSafety } from '@trellis/engine/users/startup-safety';
 import { rawEnv, webEnv, type WebEnv } from '../env';
@@ -22,6 +24,8 @@ export interface TrellisRuntime {
   engine: Engine;
   /** `in-process` when this server also runs the orchestrator and a worker. */
   engineMode: 'in-process' | 'external';
+  /** TRELLIS_METRICS_TOKEN: the bearer token /api/metrics asks for, when set. */
+  metricsToken: string | undefined;
   /** Stops the engine (draining its worker until `deadline` aborts, see runtime/worker.ts) and closes the database. */
   close(deadline?: AbortSignal): Promise<void>;
 }
@@ -49,7 +53,8 @@ function log(message: string): void {
 async function start(): Promise<TrellisRuntime> {
   const env = webEnv();
   const engineEnv = loadEngineEnv(rawEnv());
-  const booted = await boot(engineEnv);
+  const logger = processLogger(engineEnv.logFormat, false, { service: 'trellis-web' });
+  const booted = await boot(engineEnv, { log: logger });
   const { handle, engine } = booted;
   log(`database: ${handle.kind === 'pglite' ? 'embedded (PGlite)' : 'postgres'}`);
   let mode = env.TRELLIS_ENGINE;
@@ -68,17 +73,23 @@ async function start(): Promise<TrellisRuntime> {
     await booted.close().catch(() => undefined);
     throw err;
   }
+  // /api/metrics reads queue depth and runs by status from this engine; steps are traced when
+  // OTEL_EXPORTER_OTLP_ENDPOINT is set (they run here in the in-process mode).
+  reportGaugesOf(engine);
+  const tracing = tracingFromEnv(engineEnv, 'trellis-web');
   const runtime: TrellisRuntime = {
     db: handle.db,
     engine,
     engineMode: mode,
+    metricsToken: engineEnv.metricsToken,
     async close(deadline) {
       await running?.close(deadline).catch(() => undefined);
+      await tracing?.close().catch(() => undefined);
       await booted.close();
     },
   };
   // Stop the worker and close the database (PGlite flushes on close) before the process exits.
-  closeOnSignal((deadline) => runtime.close(deadline), stderrLogger(), { drainMs: engineEnv.drainMs });
+  closeOnSignal((deadline) => runtime.close(deadline), logger, { drainMs: engineEnv.drainMs });
   return runtime;
 }
 

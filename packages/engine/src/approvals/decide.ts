@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
+import { countMessages } from '../kernel/metrics';
 import { recordEvents } from '../events/outbox';
 import { ActionNotFoundError, ActionRefusedError } from '../ops/errors';
 import { insertChildren, writeLeaves } from '../process/commit';
@@ -107,6 +108,8 @@ export async function decideApproval(engine: Engine, input: DecideApprovalInput)
     ]);
     return { runId: a.run_id, inserted };
   });
+  countMessages(status === 'approved' ? 'done' : 'dead', 1);
+  countMessages('published', outcome.inserted.length);
   if (outcome.inserted.length > 0) {
     await enqueue(engine, outcome.inserted.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
   } else if (input.decision === 'approve') {

@@ -23,6 +23,16 @@ describe('loadEngineEnv queue prefix', () => {
 });
 
 describe('loadEngineEnv bus', () => {
+  it('reads the observability settings: no health server, text logs and no tracing unless set', () => {
+    expect(loadEngineEnv({})).toMatchObject({ healthPort: undefined, healthHost: '0.0.0.0', metricsToken: undefined, logFormat: 'text', otlpEndpoint: undefined });
+    expect(
+      loadEngineEnv({ TRELLIS_HEALTH_PORT: '9464', TRELLIS_METRICS_TOKEN: 't0k', TRELLIS_LOG_FORMAT: 'json', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel:4318' }),
+    ).toMatchObject({ healthPort: 9464, metricsToken: 't0k', logFormat: 'json', otlpEndpoint: 'http://otel:4318' });
+    expect(() => loadEngineEnv({ TRELLIS_HEALTH_PORT: '70000' })).toThrow(/TRELLIS_HEALTH_PORT/);
+    expect(() => loadEngineEnv({ TRELLIS_LOG_FORMAT: 'xml' })).toThrow(/TRELLIS_LOG_FORMAT/);
+    expect(() => loadEngineEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: 'otel:4318' })).toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+  });
+
   it('runs the in-process bus on the embedded database without REDIS_URL, BullMQ otherwise', () => {
     expect(loadEngineEnv({}).bus).toBe('local');
     expect(loadEngineEnv({ REDIS_URL: ' ' }).bus).toBe('local');

@@ -49,6 +49,22 @@ const EnvSchema = z.object({
   TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
   TRELLIS_SANDBOX_ROOT: z.string().trim().optional(),
   TRELLIS_SANDBOX_USER: z.string().trim().regex(/^[a-z_][a-z0-9_-]*$/i, 'a user name').optional(),
+  // Observability (runtime/health.ts, kernel/metrics.ts, kernel/log.ts, runtime/tracing.ts).
+  TRELLIS_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  TRELLIS_HEALTH_HOST: z.string().trim().min(1).default('0.0.0.0'),
+  TRELLIS_METRICS_TOKEN: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  TRELLIS_LOG_FORMAT: z.enum(['text', 'json']).default('text'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined))
+    .pipe(z.url({ protocol: /^https?$/, error: 'an http(s) URL such as http://otel-collector:4318' }).optional()),
+  OTEL_SERVICE_NAME: z.string().trim().min(1).optional(),
   // Test-only fault injection (see EngineConfig.crashAfterCommit); never set in production.
   TRELLIS_TEST_CRASH_AFTER_COMMIT: z.enum(['0', '1']).default('0'),
 });
@@ -129,6 +145,22 @@ export interface EngineEnv {
   sandboxRoot: string | undefined;
   /** TRELLIS_SANDBOX_USER: the user sandboxes run as when Trellis runs as root (default `nobody`). */
   sandboxUser: string | undefined;
+  /**
+   * TRELLIS_HEALTH_PORT: the port of the worker's or orchestrator's health server (/livez, /readyz,
+   * /metrics; runtime/health.ts), or undefined to serve none (the default: two processes on one
+   * host would otherwise fight over one port). 0 picks a free port. Containers conventionally set 9464.
+   */
+  healthPort: number | undefined;
+  /** TRELLIS_HEALTH_HOST: the address the health server binds (default `0.0.0.0`, every interface, as probes from outside need). */
+  healthHost: string;
+  /** TRELLIS_METRICS_TOKEN: when set, /metrics asks for `Authorization: Bearer <token>` (health server and web alike). */
+  metricsToken: string | undefined;
+  /** TRELLIS_LOG_FORMAT: `text` (default, one readable line per event) or `json` (one JSON object per line, pino; kernel/log.ts). */
+  logFormat: 'text' | 'json';
+  /** OTEL_EXPORTER_OTLP_ENDPOINT: the OTLP/HTTP collector base URL (traces go to `<url>/v1/traces`); unset = no tracing. */
+  otlpEndpoint: string | undefined;
+  /** OTEL_SERVICE_NAME: the service name on spans (default: the process's own, e.g. `trellis-worker`). */
+  otelServiceName: string | undefined;
 }
 
 /**
@@ -170,6 +202,12 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     egressDefault: e.TRELLIS_EGRESS_ALLOW.split(',').map((h) => h.trim()).filter((h) => h !== ''),
     sandboxRoot: e.TRELLIS_SANDBOX_ROOT,
     sandboxUser: e.TRELLIS_SANDBOX_USER,
+    healthPort: e.TRELLIS_HEALTH_PORT,
+    healthHost: e.TRELLIS_HEALTH_HOST,
+    metricsToken: e.TRELLIS_METRICS_TOKEN,
+    logFormat: e.TRELLIS_LOG_FORMAT,
+    otlpEndpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+    otelServiceName: e.OTEL_SERVICE_NAME,
   };
 }
 

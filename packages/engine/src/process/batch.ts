@@ -19,7 +19,9 @@ import { Batcher } from './batcher';
 import { cancelEnded, claimHeavy, handBackHeavy, type ClaimedHeavy, type Delivery } from './claim';
 import { commit, prepareHeavy, type Prepared } from './commit';
 import { DrainedError, isStopped, LeaseKeeper, RunEndedError } from './lease';
-import { noteInserted } from './stats';
+import { noteCommitted, noteInserted } from './stats';
+import { stepDuration } from '../kernel/metrics';
+import { recordStepSpan } from '../kernel/tracing';
 import { ACK, DRAINED, type Outcome } from './types';
 import { parkDeliveries } from './park';
 import { laneOf } from '../members/index';
@@ -59,9 +61,15 @@ export class HeavyLane {
       // Claimed after the drain deadline: hand it back before it starts.
       if (lease.signal.reason instanceof DrainedError) return await this.handBack(msg);
       let prepared: Prepared;
+      const startedAt = Date.now();
+      const kind = plan.members.get(msg.member)?.kind ?? 'unknown';
+      const span = { runId: msg.runId, messageId: msg.id, member: msg.member, kind, attempt: msg.attempts, startedAt };
       try {
         prepared = await prepareHeavy(this.engine, msg, plan, lease);
+        stepDuration.observe({ kind }, (Date.now() - startedAt) / 1000);
+        recordStepSpan({ ...span, endedAt: Date.now() });
       } catch (err) {
+        recordStepSpan({ ...span, endedAt: Date.now(), error: asError(err) });
         if (lease.signal.reason instanceof DrainedError || err instanceof DrainedError) return await this.handBack(msg);
         if (isStopped(lease.signal.reason) || isStopped(err)) return await this.stopped(msg, lease.signal.reason ?? err);
         return { kind: 'failed', error: asError(err), leaseToken: msg.leaseToken };
@@ -192,6 +200,7 @@ async function commitWithRetry(
     }
     for (const [id, error] of result.failed) outcomes.set(id, { kind: 'failed', error });
     noteInserted(engine, result.children.length);
+    noteCommitted(result);
     if (engine.config.crashAfterCommit && result.children.length > 0) {
       // Test-only fault: die between the commit (children are rows now) and adding their jobs.
       process.kill(process.pid, 'SIGKILL');

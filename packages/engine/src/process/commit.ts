@@ -28,6 +28,15 @@ import type { InlineLane } from './inline-lane';
 
 const TouchedRow = z.object({ id: z.string(), was: z.string() });
 
+/** One step's timing, for trellis_step_duration_seconds and its trace span (process/stats.ts). */
+export interface StepTiming {
+  msg: Claimed;
+  kind: string;
+  /** When the step started, ms since the epoch. */
+  startedAt: number;
+  seconds: number;
+}
+
 /** A message ready to commit: non-combine members carry their outputs already. */
 export interface Prepared {
   msg: Claimed;
@@ -52,6 +61,10 @@ export interface CommitResult {
   handled: Set<string>;
   /** Light messages whose step threw, with the error. */
   failed: Map<string, Error>;
+  /** The light steps this commit ran: when each started (ms since the epoch) and how long it took (seconds). */
+  steps: StepTiming[];
+  /** Waits of the joins this commit fired (seconds; trellis_join_wait_seconds). */
+  joinWaits: number[];
 }
 
 /**
@@ -110,11 +123,15 @@ export async function commit(
   const ready: Prepared[] = [];
   const failed = new Map<string, Error>();
   const loaded = await completeLight(tx, light);
+  const steps: StepTiming[] = [];
   for (const msg of loaded) {
     const plan = plans.get(msg.runId);
+    const started = performance.now();
     try {
       if (!plan) throw new Error(`no plan for run ${msg.runId}`);
-      ready.push(prepare(maxDepth, msg, plan));
+      const p = prepare(maxDepth, msg, plan);
+      ready.push(p);
+      steps.push({ msg, kind: p.member.kind, startedAt: performance.timeOrigin + started, seconds: (performance.now() - started) / 1000 });
     } catch (err) {
       failed.set(msg.id, err instanceof Error ? err : new Error(String(err)));
     }
@@ -129,6 +146,7 @@ export async function commit(
   const filtered: FilteredRow[] = [];
   const branchEnds = new Set<string>();
   let arrivals: Arrival[] = [];
+  const joinWaits: number[] = [];
   const emit = (plan: Plan, member: Member, msg: Claimed, items: Item[], idFor: (channel: string, i: number) => string) => {
     const { children: kids, dropped } = routeItems(plan, msg, items, idFor);
     const out = (plan.routes.get(member.id) ?? []).length === 0 ? leafOutput(items) : undefined;
@@ -163,6 +181,7 @@ export async function commit(
     const batch = arrivals;
     arrivals = [];
     for (const f of await runJoins(tx, batch)) {
+      if (f.waitedSeconds !== undefined) joinWaits.push(f.waitedSeconds);
       const plan = plans.get(f.msg.runId);
       if (plan) emit(plan, f.member, f.msg, [f.item], (channel, i) => joinOutputId(f.msg.runId, f.member.id, f.key, channel, i));
     }
@@ -177,7 +196,7 @@ export async function commit(
   if (shouldTouch(runIds)) await touchRuns(tx, runIds);
   const busy = new Set(inserted.map((c) => c.run_id));
   const handled = new Set([...loaded.map((m) => m.id), ...heavyDone]);
-  return { children: inserted, quiet: runIds.filter((id) => !busy.has(id) && branchEnds.has(id)), handled, failed };
+  return { children: inserted, quiet: runIds.filter((id) => !busy.has(id) && branchEnds.has(id)), handled, failed, steps, joinWaits };
 }
 
 /**

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import type { Cause } from '@trellis/mesh/causes';
 import { StepError } from '../kernel/errors';
+import { countMessages } from '../kernel/metrics';
 import type { Engine } from '../kernel/engine';
 import { failRun } from './run-end';
 import { plansForRuns } from '../plan/plan';
@@ -49,7 +50,7 @@ export async function deadLetter(engine: Engine, messageId: string, err: Error, 
   const [where] = await rows(engine.db, sql`select run_id, member from messages where id = ${messageId}`, z.object({ run_id: z.string(), member: z.string() }));
   if (!where) return false;
   const label = (await plansForRuns(engine, [where.run_id])).get(where.run_id)?.members.get(where.member)?.label;
-  return engine.db.transaction(async (tx) => {
+  const dead = await engine.db.transaction(async (tx) => {
     await fenced(tx, fence);
     const [msg] = await rows(
       tx,
@@ -72,6 +73,8 @@ export async function deadLetter(engine: Engine, messageId: string, err: Error, 
     });
     return true;
   });
+  if (dead) countMessages('dead', 1);
+  return dead;
 }
 
 /**

@@ -24,6 +24,7 @@ const JoinKeyRow = z.object({ run_id: z.string(), member: z.string(), key: z.str
 const InsertedPartRow = JoinKeyRow.extend({ skipped: z.boolean() });
 const JoinStateRow = JoinKeyRow.extend({ expected: z.number(), received: z.number(), fired_at: z.unknown() });
 const PartPayloadRow = JoinKeyRow.extend({ payload: z.unknown() });
+const FiredKeyRow = JoinKeyRow.extend({ waited: z.coerce.number() });
 
 /**
  * A join that fired: the message that completed it (for a join completed by a skipped part, the
@@ -34,6 +35,8 @@ export interface Fired {
   member: CombineMember;
   key: string;
   item: Item;
+  /** Seconds from the join's first part to its firing (trellis_join_wait_seconds); absent for a combine that needs no join row. */
+  waitedSeconds?: number;
 }
 
 /**
@@ -137,8 +140,8 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
     sql`update joins j set fired_at = now()
           from json_to_recordset(${JSON.stringify(due)}::json) as x(run_id text, member text, key text)
          where j.run_id = x.run_id and j.member = x.member and j.key = x.key and j.fired_at is null
-        returning j.run_id, j.member, j.key`,
-    JoinKeyRow,
+        returning j.run_id, j.member, j.key, extract(epoch from now() - j.created_at) as waited`,
+    FiredKeyRow,
   );
   if (complete.length === 0) return fired;
 
@@ -168,7 +171,7 @@ export async function runJoins(tx: Queryable, arrivals: readonly Arrival[]): Pro
     const s = keys.get(k);
     if (!s) continue;
     const payload = mergeParts(s.member, payloads.get(k) ?? []);
-    fired.push({ msg: s.last, member: s.member, key: s.key, item: { payload, frames: s.last.frames.slice(0, -1), void: false } });
+    fired.push({ msg: s.last, member: s.member, key: s.key, item: { payload, frames: s.last.frames.slice(0, -1), void: false }, waitedSeconds: Math.max(0, c.waited) });
   }
   return fired;
 }

@@ -18,6 +18,7 @@ import { rows } from '../kernel/sql';
 import { HeavyLane, processBatch } from './batch';
 import { claimHeavy } from './claim';
 import { LeaseKeeper, LeaseLostError } from './lease';
+import { leaseLapses } from '../kernel/metrics';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -133,8 +134,13 @@ describe('one execution per live claim', () => {
     await leaseLapsed(world, messageId);
     const other = await claimHeavy(world.engine.db, [messageId], 'someone-else', 60_000);
     expect(other.claimed).toHaveLength(1);
+    const lapses = async () => (await leaseLapses.get()).values[0]?.value ?? 0;
+    const before = await lapses();
     await expect(lease.guard()).rejects.toBeInstanceOf(LeaseLostError);
     expect(lease.signal.aborted).toBe(true);
+    // Counted once in trellis_lease_lapses_total; a second guard() on the aborted lease adds nothing.
+    await expect(lease.guard()).rejects.toBeInstanceOf(LeaseLostError);
+    expect((await lapses()) - before).toBe(1);
     keeper.close();
   });
 

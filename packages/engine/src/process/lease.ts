@@ -18,6 +18,7 @@ import { hostname } from 'node:os';
 import { sql } from 'drizzle-orm';
 import { rows, type Queryable } from '../kernel/sql';
 import { msgStatus } from '../kernel/statuses';
+import { leaseLapses } from '../kernel/metrics';
 
 const RenewedRow = z.object({ id: z.string(), run_status: z.enum(RUN_STATUSES) });
 
@@ -187,6 +188,7 @@ export class LeaseKeeper {
     // The renewal could not be confirmed (the database did not answer) and the lease may have
     // lapsed: acting now could repeat an effect another delivery makes, so do not act.
     if (Date.now() >= held.validUntil) {
+      leaseLapses.inc();
       held.controller.abort(new LeaseLostError(held.messageId));
       throw stopped();
     }
@@ -225,7 +227,10 @@ export class LeaseKeeper {
     for (const h of live) {
       if (!this.held.has(h.messageId)) continue;
       const status = answered.get(h.messageId);
-      if (status === undefined) h.controller.abort(new LeaseLostError(h.messageId));
+      if (status === undefined) {
+        leaseLapses.inc();
+        h.controller.abort(new LeaseLostError(h.messageId));
+      }
       else if (status !== 'running' && status !== 'stalled') h.controller.abort(new RunEndedError(h.runId, status));
       else h.validUntil = sentAt + this.leaseMs;
     }

@@ -170,7 +170,7 @@ describe('ending runs', () => {
     await finishAll(world, runId);
     await publishCommitted(world.engine, undefined);
     expect((await getRun(world.engine.db, runId))?.status).toBe('running');
-    await publishCommitted(world.engine, { children: [], quiet: [runId], handled: new Set(), failed: new Map() });
+    await publishCommitted(world.engine, { children: [], quiet: [runId], handled: new Set(), failed: new Map(), steps: [], joinWaits: [] });
     expect((await getRun(world.engine.db, runId))?.status).toBe('done');
   });
 });

@@ -17,6 +17,7 @@ import { KINDS } from '../members/index';
 import type { RunEndActions, RunFailure } from '../members/types';
 import { continueParked, planOfMessage } from './continue';
 import type { CommitResult } from './commit';
+import { noteCommitted } from './stats';
 import { msgStatuses, runStatus, runStatuses } from '../kernel/statuses';
 import { fenced, type Fence } from '../kernel/fence';
 
@@ -145,6 +146,7 @@ export async function resumeParked(engine: Engine, runId: string, messageId: str
 /** After commit: adds the children's jobs and ends runs that have nothing left. Errors are left to the relay and sweep. */
 export async function publishCommitted(engine: Engine, result: CommitResult | undefined): Promise<void> {
   if (!result) return;
+  noteCommitted(result);
   try {
     await enqueue(engine, result.children.map((c) => ({ pool: c.pool, runId: c.run_id, messageId: c.id, member: c.member })));
     await finalizeRuns(engine, result.quiet);

@@ -13,6 +13,9 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Engine } from '../kernel/engine';
+import { countMessages, joinWait, stepDuration } from '../kernel/metrics';
+import { recordStepSpan, tracingOn } from '../kernel/tracing';
+import type { CommitResult } from './commit';
 
 /** Rows inserted since the last ANALYZE before another is worth it. */
 export const ANALYZE_AFTER_ROWS = 5_000;
@@ -46,4 +49,23 @@ export function noteInserted(engine: Engine, rows: number): void {
     .execute(sql`analyze messages, join_parts`)
     .catch((err: unknown) => engine.log.warn('analyze failed', { error: err instanceof Error ? err.message : String(err) }))
     .finally(() => (state.running = false));
+}
+
+/**
+ * Counts what a committed batch did in this process's metrics (kernel/metrics.ts), once per batch:
+ * its children published, its messages done (completed, less the light ones whose step threw),
+ * its light steps' durations (and their trace spans, kernel/tracing.ts) and its joins' waits.
+ */
+export function noteCommitted(result: Pick<CommitResult, 'children' | 'handled' | 'failed' | 'steps' | 'joinWaits'>): void {
+  countMessages('published', result.children.length);
+  countMessages('done', result.handled.size - result.failed.size);
+  const traced = tracingOn();
+  for (const s of result.steps) {
+    stepDuration.observe({ kind: s.kind }, s.seconds);
+    if (traced) {
+      const { msg } = s;
+      recordStepSpan({ runId: msg.runId, messageId: msg.id, member: msg.member, kind: s.kind, attempt: msg.attempts, startedAt: s.startedAt, endedAt: s.startedAt + s.seconds * 1000 });
+    }
+  }
+  for (const seconds of result.joinWaits) joinWait.observe(seconds);
 }

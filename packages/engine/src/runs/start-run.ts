@@ -7,6 +7,7 @@ import { hasErrors } from '@trellis/mesh/findings';
 import { validateMesh } from '@trellis/mesh/validate';
 import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
+import { countMessages } from '../kernel/metrics';
 import { recordEvents } from '../events/outbox';
 import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../kernel/errors';
 import { meshIdNotFound } from '../meshes/mesh-id-not-found';
@@ -112,6 +113,7 @@ export async function startChecked(
     await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.meshId, status: 'running' }]);
     if (!hooks.auditsStart) await appendAuditBy(tx, input.userId, { action: 'run.start', target: runId, detail: { mesh: mesh.meshName, meshId: mesh.meshId, version, input: input.input.name ?? null } });
   });
+  countMessages('published', 1);
   await enqueue(engine, [{ pool, runId, messageId, member: plan.head.id }]);
   return { runId, messageId };
 }

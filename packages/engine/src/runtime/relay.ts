@@ -10,6 +10,7 @@ import { MESSAGE_STATUSES } from '@trellis/db/schema/statuses';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { enqueue, jobKey, queueName } from '../kernel/queues';
+import { countMessages } from '../kernel/metrics';
 import { deadLetter } from '../process/dead-letter';
 import { UNDER_INLINE_LEASE } from '../process/inline-lane';
 import { failRun } from '../process/run-end';
@@ -155,6 +156,9 @@ async function repairMissing(engine: Engine, missing: Candidate[], report: Relay
       });
       return true;
     });
-    if (ended) report.lost++;
+    if (ended) {
+      report.lost++;
+      countMessages('lost', 1);
+    }
   }
 }

@@ -3,6 +3,7 @@
  * the child's end continues or fails it (members/mesh/resume.ts).
  */
 import { enqueue, type Outgoing } from '../../kernel/queues';
+import { countMessages } from '../../kernel/metrics';
 import { StepError } from '../../kernel/errors';
 import type { Engine } from '../../kernel/engine';
 import type { NestedMeshMember } from '@trellis/mesh/schema';
@@ -26,6 +27,7 @@ export const meshKind: KindHandler<'mesh'> = {
         if (head) heads.push({ pool: head.pool, runId: head.runId, messageId: head.messageId, member: head.member });
       }
       return async () => {
+        countMessages('published', heads.length);
         // The child heads' jobs; the relay re-adds them if this fails.
         try {
           await enqueue(engine, heads);

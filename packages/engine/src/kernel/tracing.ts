@@ -1,0 +1,90 @@
+/**
+ * Trace spans of message steps (OpenTelemetry API only; the SDK and its OTLP exporter are started
+ * by runtime/tracing.ts when OTEL_EXPORTER_OTLP_ENDPOINT is set). One trace per run: its trace id
+ * is derived from the run id alone ({@link runTraceId}), so the spans every worker process writes
+ * for one run land in one trace without passing any context along the queue. Each step's span is a
+ * child of the run's root span id ({@link runRootSpanId}), also derived from the run id.
+ * While tracing is off nothing here allocates a span: the hot path pays one boolean test.
+ */
+import { createHash } from 'node:crypto';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Context } from '@opentelemetry/api';
+
+/** The tracer name spans carry (instrumentation scope). */
+export const TRACER_NAME = 'trellis-engine';
+
+let enabled = false;
+
+/** Turns span recording on or off (runtime/tracing.ts turns it on once its SDK is registered). */
+export function setTracing(on: boolean): void {
+  enabled = on;
+}
+
+/** True while spans are recorded. */
+export function tracingOn(): boolean {
+  return enabled;
+}
+
+const hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * The trace id of run `runId` (32 hex digits): the run id itself when it is a UUID (run ids are
+ * UUIDv7), else the first 128 bits of its SHA-256. Same run, same trace, in every process.
+ */
+export function runTraceId(runId: string): string {
+  const plain = runId.replace(/-/g, '').toLowerCase();
+  return /^[0-9a-f]{32}$/.test(plain) && !/^0+$/.test(plain) ? plain : hex(runId).slice(0, 32);
+}
+
+/** The span id (16 hex digits) the steps of run `runId` hang under: 64 bits of SHA-256 of `run:<id>`. */
+export function runRootSpanId(runId: string): string {
+  return hex(`run:${runId}`).slice(0, 16);
+}
+
+/** A context whose (remote) parent is run `runId`'s root span, for spans of that run. */
+export function runContext(runId: string): Context {
+  return trace.setSpanContext(ROOT_CONTEXT, { traceId: runTraceId(runId), spanId: runRootSpanId(runId), traceFlags: TraceFlags.SAMPLED, isRemote: true });
+}
+
+/** What a step span says about its message. */
+export interface StepSpan {
+  runId: string;
+  messageId: string;
+  member: string;
+  kind: string;
+  /** Which delivery of the message this is, 1 for the first (the claimed row's `attempts`). */
+  attempt: number;
+  /** When the step started and ended, ms since the epoch. */
+  startedAt: number;
+  endedAt: number;
+  /** The step's error, when it failed. */
+  error?: Error;
+}
+
+/**
+ * Records one finished step as span `step <member>` with attributes `trellis.run_id`,
+ * `trellis.message_id`, `trellis.member`, `trellis.kind` and `trellis.attempt`. A no-op while
+ * tracing is off.
+ */
+export function recordStepSpan(s: StepSpan): void {
+  if (!enabled) return;
+  const span = trace.getTracer(TRACER_NAME).startSpan(
+    `step ${s.member}`,
+    {
+      kind: SpanKind.CONSUMER,
+      startTime: s.startedAt,
+      attributes: {
+        'trellis.run_id': s.runId,
+        'trellis.message_id': s.messageId,
+        'trellis.member': s.member,
+        'trellis.kind': s.kind,
+        'trellis.attempt': s.attempt,
+      },
+    },
+    runContext(s.runId),
+  );
+  if (s.error) {
+    span.recordException(s.error);
+    span.setStatus({ code: SpanStatusCode.ERROR, message: s.error.message });
+  }
+  span.end(s.endedAt);
+}
