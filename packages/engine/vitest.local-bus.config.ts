@@ -28,6 +28,7 @@ export const BOTH_BUSES = [
   'src/services/services.integration.test.ts', // outside services' parked jobs and long-poll wake-ups
   'src/runtime/local-bus.integration.test.ts', // the in-process bus's own rules and the inline lane there
   'src/runtime/desktop-crash.integration.test.ts', // kill -9 of the one desktop process mid-run
+  'src/runs/admission.integration.test.ts', // worker heartbeats per pool, waits that end or fail
 ];
 
 /** Left out: about Redis or BullMQ themselves, with no in-process counterpart to test. */

@@ -88,6 +88,12 @@ export interface EngineConfig {
    * commit, before the children's jobs are added, so tests can prove the outbox relay adds them.
    */
   crashAfterCommit: boolean;
+  /**
+   * Seconds a run admitted to wait (runs/admission.ts) may wait before its first message starts,
+   * when its mesh sets no `limits.capacityWaitSeconds` (default 3 600, TRELLIS_CAPACITY_WAIT_SECONDS);
+   * past it the orchestrator fails the run with `capacity_wait_exceeded`.
+   */
+  capacityWaitSeconds: number;
 }
 
 /**
@@ -167,6 +173,7 @@ const DEFAULTS: EngineConfig = {
   inlineMax: 25_000,
   inlineLeaseMs: 10_000,
   crashAfterCommit: false,
+  capacityWaitSeconds: 3_600,
 };
 
 /**

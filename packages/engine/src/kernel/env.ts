@@ -41,6 +41,8 @@ const EnvSchema = z.object({
   TRELLIS_RETENTION_DEAD_DAYS: z.coerce.number().nonnegative().default(90),
   TRELLIS_INLINE_MAX: z.coerce.number().int().min(0).default(25_000),
   TRELLIS_INLINE_LEASE_MS: z.coerce.number().int().positive().default(10_000),
+  // Admission (runs/admission.ts): how long a run admitted to wait may wait before it fails capacity_wait_exceeded.
+  TRELLIS_CAPACITY_WAIT_SECONDS: z.coerce.number().int().positive().default(3600),
   TRELLIS_SECRETS_KEY: z.string().trim().optional(),
   TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
   TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
@@ -94,6 +96,8 @@ export interface EngineEnv {
   inlineMax: number;
   /** An inline message's row lease without renewal, ms (TRELLIS_INLINE_LEASE_MS, default 10 000). */
   inlineLeaseMs: number;
+  /** TRELLIS_CAPACITY_WAIT_SECONDS (default 3600): how long a run waiting at admission may wait when its mesh sets no `limits.capacityWaitSeconds`. */
+  capacityWaitSeconds: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
   /** TRELLIS_RETENTION_DAYS (default 30; 0 = never): days after a finished run ends before its messages and join parts are pruned. */
@@ -141,6 +145,7 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
     inlineMax: e.TRELLIS_INLINE_MAX,
     inlineLeaseMs: e.TRELLIS_INLINE_LEASE_MS,
+    capacityWaitSeconds: e.TRELLIS_CAPACITY_WAIT_SECONDS,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     retentionDays: e.TRELLIS_RETENTION_DAYS,
     deadRetentionDays: e.TRELLIS_RETENTION_DEAD_DAYS,

@@ -1,5 +1,5 @@
 /**
- * The orchestrator: a loop that every `tickMs` runs the finalizer sweep and the stall detector,
+ * The orchestrator: a loop that every `tickMs` runs the finalizer sweep, the admission pass and the stall detector,
  * and every `relayAfterMs` the outbox relay. Every step is idempotent, so several orchestrators may run side by side.
  */
 import { sql } from 'drizzle-orm';
@@ -10,6 +10,7 @@ import { sweepParked } from '../process/sweep-parked';
 import { startEventPump } from '../events/pump';
 import { startEntryLoops } from './entry-loops';
 import { pruneRuns } from './retention';
+import { failOverdueWaits } from '../runs/admission';
 
 /** How often the orchestrator prunes runs past their retention (runtime/retention.ts). */
 const RETENTION_EVERY_MS = 60_000;
@@ -44,6 +45,9 @@ export function startOrchestrator(engine: Engine): RunningOrchestrator {
       }
       await sweepRuns(engine);
       await sweepParked(engine);
+      // Runs admitted to wait (runs/admission.ts): note those that started, fail those past their limit.
+      const overdue = await failOverdueWaits(engine);
+      if (overdue.length > 0) engine.log.warn('runs waited past their capacity limit', { runs: overdue });
       const { vacuumEveryMs, analyzeEveryMs } = engine.config;
       if (vacuumEveryMs > 0 && Date.now() - vacuumedAt >= vacuumEveryMs) {
         vacuumedAt = analyzedAt = Date.now();
