@@ -3,6 +3,7 @@ import { saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
 import { AdmissionRefusedError, describeError } from '../kernel/errors';
 import { recordSpend } from '../budgets/spend-ledger';
 import { startOrchestrator } from '../runtime/orchestrator';
+import { ask } from '../assistant/ask';
 import { getRun } from './get-run';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';
@@ -70,6 +71,9 @@ describe('admission (Postgres, Redis)', () => {
     // A second run counts the first as ahead of it.
     const second = await startRun(world.engine, { meshId, input: { payload: { n: 2 } } });
     expect((await admissionOf(world, second.runId)).admissionLine).toBe('Waits for a worker on pool gpu: none is running; 1 message ahead.');
+    // The assistant answers why it waits, in the same words.
+    const why = await ask(world.engine, { question: `Why does run ${runId} wait?`, userId: 'u1', role: 'operator' });
+    expect(why.answer).toBe(`Run ${runId} (on-gpu v1) did not fail: it is running.\nWaits for a worker on pool gpu: none is running; 0 messages ahead.`);
 
     worlds.start(world, { pools: ['gpu'] });
     await waitForRun(world.engine.db, runId, { timeoutMs: 15_000 });
