@@ -4,6 +4,11 @@ import { AdmissionRefusedError, describeError } from '../kernel/errors';
 import { recordSpend } from '../budgets/spend-ledger';
 import { startOrchestrator } from '../runtime/orchestrator';
 import { ask } from '../assistant/ask';
+import type pg from 'pg';
+import { messages } from '@trellis/db/schema/messages';
+import { liveWorkers, startHeartbeat } from '../kernel/heartbeats';
+import { loadPlan } from '../plan/plan';
+import { admit } from './admission';
 import { getRun } from './get-run';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';
@@ -138,6 +143,49 @@ describe('admission (Postgres, Redis)', () => {
     expect(estimate).toBeGreaterThan(50);
     expect(estimate).toBeLessThanOrEqual(60);
     expect(run.admissionLine).toMatch(/^Waits for the rate limit of model rated-model: 2 calls in the last minute; its provider allows 2 a minute, about (59|60) s\.$/);
+  });
+
+  it('waits for a free slot when running messages fill the live workers\' concurrency and more are pending', async () => {
+    const world = await worlds.open();
+    const meshId = await saveOrThrow(world, { ...onGpu(), name: 'on-busy', members: [{ id: 'embed', kind: 'workflow', head: true, pool: 'busy', steps: [{ type: 'pass' }] }] });
+    const beat = startHeartbeat(world.engine, 'busy', 2);
+    try {
+      const plan = await loadPlan(world.engine, meshId, 1);
+      const row = (id: string, status: 'running' | 'pending') => ({ id, runId: 'r-other', member: 'embed', pool: 'busy', payload: {}, status });
+      await world.engine.db.insert(messages).values([row('m1', 'running'), row('m2', 'pending')]);
+      // One running of two slots: a slot is free.
+      expect((await admit(world.engine, { plan, meshId, runId: 'r-new' })).verdict).toBe('now');
+      await world.engine.db.insert(messages).values([row('m3', 'running'), row('m4', 'pending'), row('m5', 'pending')]);
+      const full = await admit(world.engine, { plan, meshId, runId: 'r-new' });
+      expect(full).toMatchObject({ verdict: 'wait', resource: 'slots', pool: 'busy', workers: 1, slots: 2, behind: 3, estimateSeconds: null });
+      expect(full.sentence).toBe('Waits for a free slot on pool busy: its 1 worker holds 2 messages at once and all are busy; 3 messages ahead.');
+    } finally {
+      await beat.stop();
+    }
+    // A stopped worker no longer counts.
+    expect(await liveWorkers(world.engine, 'busy')).toEqual({ workers: 0, slots: 0 });
+  });
+
+  it('waits for a database connection while every connection of the pool is out and queries queue', async () => {
+    const world = await worlds.open();
+    const meshId = await saveOrThrow(world, onGpu());
+    const beat = startHeartbeat(world.engine, 'gpu', 4);
+    const plan = await loadPlan(world.engine, meshId, 1);
+    const pool = (world.engine.db as unknown as { $client: pg.Pool }).$client;
+    const held = await Promise.all(Array.from({ length: 10 }, () => pool.connect()));
+    const queued = pool.query('select 1');
+    try {
+      const verdict = admit(world.engine, { plan, meshId, runId: 'r-new' });
+      for (const c of held) c.release();
+      await queued;
+      const got = await verdict;
+      expect(got).toMatchObject({ verdict: 'wait', resource: 'db_pool', pool: 'gpu' });
+      expect(got.sentence).toBe('Waits for a database connection: all 10 are in use and 1 query waits.');
+      // With connections free again: now.
+      expect((await admit(world.engine, { plan, meshId, runId: 'r-new' })).verdict).toBe('now');
+    } finally {
+      await beat.stop();
+    }
   });
 
   it('fails a run still waiting past its mesh limit with capacity_wait_exceeded and the wait sentence', async () => {

@@ -54,6 +54,8 @@ export interface AdmitInput {
  * @throws the Redis or database error when one does not answer.
  */
 export async function admit(engine: Engine, input: AdmitInput): Promise<Admission> {
+  // Read before this admission's own queries take a connection of the pool.
+  const db = dbPoolLoad(engine);
   const now = input.now ?? new Date();
   const at = now.toISOString();
   const agents = agentsOf(input.plan.members.values());
@@ -82,7 +84,6 @@ export async function admit(engine: Engine, input: AdmitInput): Promise<Admissio
 
   if (workers === 0) return wait('worker', null, `Waits for a worker on pool ${pool}: none is running; ${messagesAhead(behind)}.`);
 
-  const db = dbPoolLoad(engine);
   if (db && db.waiting > 0 && db.total >= db.max) {
     return wait('db_pool', null, `Waits for a database connection: all ${db.max} are in use and ${db.waiting} ${db.waiting === 1 ? 'query waits' : 'queries wait'}.`);
   }
