@@ -120,6 +120,11 @@ export class AdmissionRefusedError extends EngineError {
   ) {
     super('admission_refused', message);
   }
+
+  /** The refusal in words, as {@link InputRejectedError.reason} (audit entries read it). */
+  get reason(): string {
+    return this.message;
+  }
 }
 
 /** No run with that id. */

@@ -36,13 +36,13 @@ export type StartTx = Parameters<Parameters<Engine['db']['transaction']>[0]>[0];
 /**
  * What a caller adds to a start (runs/start-entry-run.ts): `inTransaction` runs in the transaction
  * that inserts the run, after the run row; throwing there rolls the run back (nothing is enqueued);
- * `onRejected` runs after a refused input's failed run is recorded.
+ * `onRejected` runs after a refused input's, or a refused admission's, failed run is recorded.
  */
 export interface StartHooks {
   inTransaction?(tx: StartTx, runId: string): Promise<void>;
   /** True when `inTransaction` writes the run's `run.start` audit entry itself (one entry per start). */
   auditsStart?: boolean;
-  onRejected?(runId: string, err: InputRejectedError): Promise<void>;
+  onRejected?(runId: string, err: InputRejectedError | AdmissionRefusedError): Promise<void>;
 }
 
 /**
@@ -98,7 +98,9 @@ export async function startChecked(
   const admission = await admitOrNull(engine, { plan, meshId: mesh.meshId, runId });
   if (admission?.verdict === 'refused') {
     await recordFailedStart(engine, { runId, meshId: mesh.meshId, meshName: mesh.meshName, version, input }, 'budget_spent', admission.sentence, admission);
-    throw new AdmissionRefusedError(admission.cap, 'budget_spent', admission.sentence, runId);
+    const err = new AdmissionRefusedError(admission.cap, 'budget_spent', admission.sentence, runId);
+    await hooks.onRejected?.(runId, err);
+    throw err;
   }
   const messageId = headMessageId(runId);
   const pool = poolOf(plan.head);
