@@ -1,6 +1,7 @@
 /** Output schemas shared by several procedures (inputs live next to their procedure). */
 import { z } from 'zod';
 import { FINDING_CODES } from '@trellis/mesh/findings';
+import { AdmissionSchema } from '@trellis/engine/runs/admission-verdict';
 
 export const FindingSchema = z.object({
   code: z.enum(FINDING_CODES),
@@ -77,4 +78,8 @@ export const RunSummarySchema = z.object({
   counts: RunCountsSchema,
   /** When retention pruned the run's message trail (its counts are the stored ones), else null. */
   prunedAt: z.date().nullable(),
+  /** The admission verdict taken when the run started (engine runs/admission.ts), else null. */
+  admission: AdmissionSchema.nullable().meta({ description: 'The admission verdict: now, wait (resource, pool, messages ahead, an estimate, a sentence) or refused (the cap).' }),
+  /** The verdict in words while it waits, once it waited, or when it was refused; null when it ran at once. */
+  admissionLine: z.string().nullable(),
 });

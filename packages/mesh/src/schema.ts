@@ -254,6 +254,10 @@ const agentFields = {
       baseUrl: z.string().url(),
       apiKeySecret: EnvNameSchema.optional(),
       apiKeyEnv: removedField('environment variables are not readable from a mesh; store the key with `trellis secret set NAME --hosts <host>` and set provider.apiKeySecret'),
+      /** Model calls per minute the provider allows this model (its rate limit); a run waits at admission while the last minute's calls reach it. */
+      requestsPerMinute: z.number().int().positive().optional(),
+      /** Tokens (prompt + completion) per minute the provider allows this model; a run waits at admission while the last minute's tokens reach it. */
+      tokensPerMinute: z.number().int().positive().optional(),
     })
     .optional(),
   temperature: z.number().min(0).max(2).optional(),
@@ -359,6 +363,17 @@ export const ChannelSchema = z.object({
 export const LayoutSchema = z.record(z.string(), z.object({ x: z.number(), y: z.number() }));
 
 /** The whole mesh file. */
+/**
+ * Limits of a mesh's runs. `capacityWaitSeconds`: how long a run admitted to wait (no worker, no
+ * free slot, a model rate limit, the database pool) may wait before its first message starts;
+ * past it the run fails with `capacity_wait_exceeded` (default TRELLIS_CAPACITY_WAIT_SECONDS, 3600).
+ */
+export const MeshLimitsSchema = z
+  .object({
+    capacityWaitSeconds: z.number().int().positive().max(7 * 24 * 3600).optional(),
+  })
+  .strict();
+
 export const MeshSchema = z.object({
   format: z.literal(MESH_FORMAT),
   name: IdSchema,
@@ -366,6 +381,7 @@ export const MeshSchema = z.object({
   members: z.array(MemberSchema),
   channels: z.array(ChannelSchema),
   layout: LayoutSchema.optional(),
+  limits: MeshLimitsSchema.optional(),
 });
 
 export type Step = z.infer<typeof StepSchema>;
@@ -385,6 +401,7 @@ export type CombineMember = z.infer<typeof CombineMemberSchema>;
 export type Merge = z.infer<typeof MergeSchema>;
 export type Channel = z.infer<typeof ChannelSchema>;
 export type Layout = z.infer<typeof LayoutSchema>;
+export type MeshLimits = z.infer<typeof MeshLimitsSchema>;
 export type Mesh = z.infer<typeof MeshSchema>;
 /** The mesh file as written by a person, before defaults are applied. */
 export type MeshInput = z.input<typeof MeshSchema>;

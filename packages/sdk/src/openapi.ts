@@ -1006,6 +1006,40 @@ export interface components {
                 cancelled: number;
                 filtered: number;
             };
+            /** @description The admission verdict: now, wait (resource, pool, messages ahead, an estimate, a sentence) or refused (the cap). */
+            admission: ({
+                /** @constant */
+                verdict: "now";
+                pool: string;
+                workers: number;
+                slots: number;
+                behind: number;
+                sentence: string;
+                at: string;
+            } | {
+                /** @constant */
+                verdict: "wait";
+                /** @enum {string} */
+                resource: "worker" | "slots" | "model_rate" | "db_pool";
+                pool: string;
+                behind: number;
+                workers: number;
+                slots: number;
+                model?: string;
+                estimateSeconds: number | null;
+                waitLimitSeconds: number;
+                sentence: string;
+                at: string;
+                startedAt?: string;
+                settledAt?: string;
+            } | {
+                /** @constant */
+                verdict: "refused";
+                cap: string;
+                sentence: string;
+                at: string;
+            }) | null;
+            admissionLine: string | null;
             severity: ("critical" | "project" | "capacity") | null;
             /**
              * @description ISO 8601 time.

@@ -42,6 +42,12 @@ export const runs = pgTable(
     prunedAt: timestamp('pruned_at', { withTimezone: true }),
     /** The run's counts (`{ counts, memberCounts }`, engine runs/counts.ts), stored when its trail is pruned. */
     summary: jsonb('summary'),
+    /**
+     * The admission verdict taken when the run started (engine runs/admission.ts): `now`, `wait`
+     * (resource, pool, what it waits behind, an estimate, a sentence) or `refused` (the cap); null
+     * for runs started before admission existed.
+     */
+    admission: jsonb('admission'),
   },
   (t) => [
     index('runs_status_created_idx').on(t.status, t.createdAt),
@@ -57,6 +63,10 @@ export const runs = pgTable(
     index('runs_id_prefix_idx').on(t.id.op('text_pattern_ops')),
     index('runs_input_name_prefix_idx').on(sql`lower(${t.inputName}) text_pattern_ops`),
     // The exceptions feed's window: when a failed run ended, or a stalled one last moved.
+    // The orchestrator's admission pass (engine runs/admission.ts): the runs whose wait has not ended.
+    index('runs_admission_waiting_idx')
+      .on(t.id)
+      .where(sql`${t.admission} ->> 'verdict' = 'wait' and not (${t.admission} ? 'settledAt')`),
     index('runs_failed_at_idx')
       .on(sql`coalesce(${t.endedAt}, ${t.movedAt})`)
       .where(sql`${t.cause} is not null`),

@@ -53,5 +53,10 @@ export const agentSpend = pgTable(
     costUsd: doublePrecision('cost_usd'),
     at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('agent_spend_run_idx').on(t.runId, t.member), index('agent_spend_day_idx').on(t.meshId, t.member, t.at)],
+  (t) => [
+    index('agent_spend_run_idx').on(t.runId, t.member),
+    index('agent_spend_day_idx').on(t.meshId, t.member, t.at),
+    // Admission's model rate (engine runs/admission.ts): one model's calls in the last minute.
+    index('agent_spend_model_at_idx').on(t.model, t.at),
+  ],
 );

@@ -24,10 +24,15 @@ export function answerFailures(groups: readonly FailureGroup[], when: WindowWord
 /** Why one run failed. */
 export function answerWhy(f: RunFailure | null, runId: string): string {
   if (!f) return `There is no run ${runId}.`;
-  if (f.status !== 'failed' && f.status !== 'stalled') return `Run ${f.runId} (${f.meshName} v${f.meshVersion}) did not fail: it is ${f.status}.`;
+  if (f.status !== 'failed' && f.status !== 'stalled') {
+    const fine = `Run ${f.runId} (${f.meshName} v${f.meshVersion}) did not fail: it is ${f.status}.`;
+    return f.admission ? `${fine}\n${f.admission}` : fine;
+  }
   const head = `Run ${f.runId} (${f.meshName} v${f.meshVersion}) ${f.status} with cause ${f.cause ?? 'unknown'}${f.causeMember ? ` at member ${f.causeMember}` : ''}.`;
   const parts = [head];
   if (f.sentence) parts.push(f.sentence);
+  // A refusal or a wait past its limit is the sentence already; a wait that ended says how long.
+  if (f.admission && !f.sentence?.includes(f.admission)) parts.push(f.admission);
   parts.push(`It has ${plural(f.dead, 'dead-lettered message')} and ${plural(f.lost, 'lost message')}.`);
   for (const m of f.broken.slice(0, 5)) parts.push(`- ${m.status} at ${m.member} after ${plural(m.attempts, 'attempt')}: ${m.error ?? 'no error recorded'}`);
   return parts.join('\n');

@@ -7,7 +7,7 @@
  * | confirm      | the whole message is "yes" (optionally "yes, go ahead", "yes please")  |
  * | cancel       | the whole message is "no" (or "no thanks", "nope", "cancel", "don't")  |
  * | reopen       | "re-open" / "reopen" / "retry" / "rerun", with run ids, or "failed runs" plus `mesh <name>`, `member <id>`, "latest" |
- * | why          | "why" / fail / cause / wrong with a run reference (see below)          |
+ * | why          | "why" / fail / cause / wrong / wait / start with a run reference (below) |
  * | stalled      | "stall", "stuck", "hanging", "not moving"                              |
  * | lost         | "lost", "missing message", "vanish"                                    |
  * | approvals    | "approv", "waiting for (a) sign-off", "pending review"                 |
@@ -90,7 +90,7 @@ export function matchIntent(question: string): Intent {
     };
   }
   const firstRun = runIds[0];
-  if (firstRun && /\bwhy\b|\bfail|\bcause|\bwrong|\bhappened|\bbroke/.test(q)) return { kind: 'why', runId: firstRun };
+  if (firstRun && /\bwhy\b|\bfail|\bcause|\bwrong|\bhappened|\bbroke|\bwait|\bstart/.test(q)) return { kind: 'why', runId: firstRun };
   if (/\bstall|\bstuck\b|\bhanging\b|\bnot moving\b/.test(q)) return { kind: 'stalled' };
   if (/\blost\b|\bmissing messages?\b|\bvanish/.test(q)) return { kind: 'lost', window: windowOf(q) };
   if (/\bapprov|\bsign-?off\b|\bpending review\b/.test(q)) return { kind: 'approvals' };

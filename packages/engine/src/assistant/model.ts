@@ -21,7 +21,12 @@ const TOOLS: ChatCompletionTool[] = [
   tool('failures', 'Runs that failed or stalled in a window, grouped by mesh and cause, with counts.', {
     window: { type: 'string', enum: ['today', 'yesterday', 'week'] },
   }),
-  tool('why_run_failed', 'Why one run failed: cause, member, sentence, dead-lettered and lost messages. runId: a full id, an id prefix, or prefix…suffix.', { runId: { type: 'string' } }, ['runId']),
+  tool(
+    'why_run_failed',
+    'Why one run failed, or why it waits: cause, member, sentence, dead-lettered and lost messages, and its admission (what it waits for: a worker, a slot, a model rate limit or a database connection, with an estimate; or the cap that refused it). runId: a full id, an id prefix, or prefix…suffix.',
+    { runId: { type: 'string' } },
+    ['runId'],
+  ),
   tool('stalled_runs', 'Runs flagged stalled right now.', {}),
   tool('lost_messages', 'Messages declared lost in a window, by mesh and member.', { window: { type: 'string', enum: ['today', 'yesterday', 'week'] } }),
   tool('approvals_waiting', 'Approval requests waiting for a person, by mesh and member.', {}),

@@ -3,6 +3,7 @@
  * model (through tool calls) both answer only from these; nothing here is written by a model.
  * Every figure an answer shows comes from one of these results.
  */
+import { admissionLine, storedAdmission } from '../runs/admission-verdict';
 import type { MessageStatus } from '@trellis/db/schema/statuses';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
@@ -85,13 +86,15 @@ export interface RunFailure {
   broken: BrokenMessage[];
   dead: number;
   lost: number;
+  /** Its admission in words (runs/admission-verdict.ts): what it waits for, how long it waited, or the cap that refused it; null when it ran at once. */
+  admission: string | null;
 }
 
-/** Why run `runId` failed (or that it did not), or null when there is no such run. */
+/** Why run `runId` failed (or that it did not, or why it waits), or null when there is no such run. */
 export async function whyRunFailed(db: Queryable, runId: string): Promise<RunFailure | null> {
   const [r] = await rows(
     db,
-    sql`select r.id, r.mesh_name, r.mesh_version, r.status, r.cause, r.cause_member, r.cause_message,
+    sql`select r.id, r.mesh_name, r.mesh_version, r.status, r.cause, r.cause_member, r.cause_message, r.admission,
                (select count(*)::int from messages m where m.run_id = r.id and m.status = ${msgStatus('dead')}) as dead,
                (select count(*)::int from messages m where m.run_id = r.id and m.status = ${msgStatus('lost')}) as lost,
                (select json_agg(json_build_object('id', b.id, 'member', b.member, 'status', b.status, 'attempts', b.attempts, 'error', b.error))
@@ -106,6 +109,7 @@ export async function whyRunFailed(db: Queryable, runId: string): Promise<RunFai
       cause: z.string().nullable(),
       cause_member: z.string().nullable(),
       cause_message: z.string().nullable(),
+      admission: z.unknown(),
       dead: z.number(),
       lost: z.number(),
       broken: z.array(BrokenMessage).nullable(),
@@ -123,6 +127,7 @@ export async function whyRunFailed(db: Queryable, runId: string): Promise<RunFai
     broken: r.broken ?? [],
     dead: r.dead,
     lost: r.lost,
+    admission: admissionLine(storedAdmission(r.admission)),
   };
 }
 

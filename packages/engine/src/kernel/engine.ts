@@ -94,6 +94,12 @@ export interface EngineConfig {
    * commit, before the children's jobs are added, so tests can prove the outbox relay adds them.
    */
   crashAfterCommit: boolean;
+  /**
+   * Seconds a run admitted to wait (runs/admission.ts) may wait before its first message starts,
+   * when its mesh sets no `limits.capacityWaitSeconds` (default 3 600, TRELLIS_CAPACITY_WAIT_SECONDS);
+   * past it the orchestrator fails the run with `capacity_wait_exceeded`.
+   */
+  capacityWaitSeconds: number;
 }
 
 /**
@@ -174,6 +180,7 @@ const DEFAULTS: EngineConfig = {
   inlineLeaseMs: 10_000,
   leaderLeaseMs: 15_000,
   crashAfterCommit: false,
+  capacityWaitSeconds: 3_600,
 };
 
 /**

@@ -44,6 +44,8 @@ const EnvSchema = z.object({
   TRELLIS_DRAIN_MS: intFrom(25_000),
   // The orchestrator leader's lease (runtime/leader.ts): whole ms, at least 100.
   TRELLIS_LEADER_LEASE_MS: z.coerce.number().int().min(100, 'a whole number of milliseconds, at least 100').default(15_000),
+  // Admission (runs/admission.ts): how long a run admitted to wait may wait before it fails capacity_wait_exceeded.
+  TRELLIS_CAPACITY_WAIT_SECONDS: z.coerce.number().int().positive().default(3600),
   TRELLIS_SECRETS_KEY: z.string().trim().optional(),
   TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
   TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
@@ -123,12 +125,15 @@ export interface EngineEnv {
    * timeout (Kubernetes' `terminationGracePeriodSeconds`, 30 s by default) minus that grace.
    */
   drainMs: number;
+  /**
    * TRELLIS_LEADER_LEASE_MS (default 15 000, at least 100): the lease under which one orchestrator
    * leads and runs the singleton duties (relay, sweeps, stall detector, schedules, event pump),
    * renewed every third of it. A standby takes over within about this long after the leader dies,
    * and at once when it stops on SIGTERM (runtime/leader.ts).
    */
   leaderLeaseMs: number;
+  /** TRELLIS_CAPACITY_WAIT_SECONDS (default 3600): how long a run waiting at admission may wait when its mesh sets no `limits.capacityWaitSeconds`. */
+  capacityWaitSeconds: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
   /** TRELLIS_RETENTION_DAYS (default 30; 0 = never): days after a finished run ends before its messages and join parts are pruned. */
@@ -194,6 +199,7 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     inlineLeaseMs: e.TRELLIS_INLINE_LEASE_MS,
     drainMs: e.TRELLIS_DRAIN_MS,
     leaderLeaseMs: e.TRELLIS_LEADER_LEASE_MS,
+    capacityWaitSeconds: e.TRELLIS_CAPACITY_WAIT_SECONDS,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     retentionDays: e.TRELLIS_RETENTION_DAYS,
     deadRetentionDays: e.TRELLIS_RETENTION_DEAD_DAYS,

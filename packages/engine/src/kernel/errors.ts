@@ -105,6 +105,28 @@ export class InputRejectedError extends EngineError {
   }
 }
 
+/**
+ * Admission refused a run (runs/admission.ts): starting it would pass `cap` at once (an agent's
+ * spent day budget, e.g. `budget of agent writer: tokensPerDay`). The run is recorded as failed with
+ * `cause` (`runId`) and the message is the sentence shown on it. Answers 429, as a rate limit does.
+ */
+export class AdmissionRefusedError extends EngineError {
+  static override readonly httpStatus = 429;
+  constructor(
+    readonly cap: string,
+    readonly cause: Cause,
+    message: string,
+    readonly runId: string,
+  ) {
+    super('admission_refused', message);
+  }
+
+  /** The refusal in words, as {@link InputRejectedError.reason} (audit entries read it). */
+  get reason(): string {
+    return this.message;
+  }
+}
+
 /** No run with that id. */
 export class RunNotFoundError extends EngineError {
   static override readonly httpStatus = 404;
@@ -153,7 +175,7 @@ export interface ErrorView {
 export function describeError(err: unknown): ErrorView {
   if (err instanceof EngineError) {
     const view: ErrorView = { code: err.code, status: err.httpStatus, message: err.message };
-    if (err instanceof InputRejectedError || err instanceof StepError) view.cause = err.cause;
+    if (err instanceof InputRejectedError || err instanceof StepError || err instanceof AdmissionRefusedError) view.cause = err.cause;
     if (err instanceof MeshInvalidError) view.findings = err.findings;
     return view;
   }

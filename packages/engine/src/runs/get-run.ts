@@ -5,6 +5,7 @@ import { runs } from '@trellis/db/schema/runs';
 import { countRun, type MemberCounts, type RunCounts } from './counts';
 import { stripPrototypeKeys } from '../security/json-guard';
 import { storedSummary } from './summary';
+import { admissionLine, storedAdmission, type Admission } from './admission-verdict';
 
 /** A run in a list: its state, its cause when it failed, and its counts. */
 export interface RunSummary {
@@ -31,6 +32,10 @@ export interface RunSummary {
   counts: RunCounts;
   /** When retention pruned the run's messages (its trail), else null; the run row and counts stay. */
   prunedAt: Date | null;
+  /** The admission verdict taken when it started (runs/admission.ts), or null for runs from before admission. */
+  admission: Admission | null;
+  /** The verdict in words while it waits, once it waited, or when it was refused; null when it ran at once. */
+  admissionLine: string | null;
 }
 
 /** A run in full. */
@@ -54,9 +59,10 @@ export function runSeconds(row: Pick<RunRow, 'startedAt' | 'createdAt' | 'endedA
 
 /** The summary fields of a run row. */
 export function summarize(row: RunRow, counts: RunCounts): RunSummary {
-  const { input: _i, output: _o, summary, ...rest } = row;
+  const { input: _i, output: _o, summary, admission: rawAdmission, ...rest } = row;
   const stored = row.prunedAt ? storedSummary(summary) : null;
-  return { ...rest, seconds: runSeconds(row), counts: stored?.counts ?? counts };
+  const admission = storedAdmission(rawAdmission);
+  return { ...rest, seconds: runSeconds(row), counts: stored?.counts ?? counts, admission, admissionLine: admissionLine(admission) };
 }
 
 /** Returns the run with counts per status and per member, or null when there is no such run. */

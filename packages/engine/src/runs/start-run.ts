@@ -9,7 +9,7 @@ import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
 import { countMessages } from '../kernel/metrics';
 import { recordEvents } from '../events/outbox';
-import { InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../kernel/errors';
+import { AdmissionRefusedError, InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../kernel/errors';
 import { meshIdNotFound } from '../meshes/mesh-id-not-found';
 import { causeSentence } from '@trellis/mesh/causes';
 import { headMessageId, uuidv7 } from '../kernel/ids';
@@ -19,6 +19,8 @@ import { knownTools } from '../tools/known-tools';
 import type { Engine } from '../kernel/engine';
 import { inputPayload, type RunInput } from '../kernel/input';
 import { recordRunFailure } from '../lifecycle/record-failure';
+import { admit } from './admission';
+import type { Admission } from './admission-verdict';
 
 /** Which mesh (by id or name), which version (latest by default), and the input. */
 export interface StartRunInput {
@@ -35,20 +37,22 @@ export type StartTx = Parameters<Parameters<Engine['db']['transaction']>[0]>[0];
 /**
  * What a caller adds to a start (runs/start-entry-run.ts): `inTransaction` runs in the transaction
  * that inserts the run, after the run row; throwing there rolls the run back (nothing is enqueued);
- * `onRejected` runs after a refused input's failed run is recorded.
+ * `onRejected` runs after a refused input's, or a refused admission's, failed run is recorded.
  */
 export interface StartHooks {
   inTransaction?(tx: StartTx, runId: string): Promise<void>;
   /** True when `inTransaction` writes the run's `run.start` audit entry itself (one entry per start). */
   auditsStart?: boolean;
-  onRejected?(runId: string, err: InputRejectedError): Promise<void>;
+  onRejected?(runId: string, err: InputRejectedError | AdmissionRefusedError): Promise<void>;
 }
 
 /**
  * Validates the mesh again (the authority before any run), writes the run and its head message in
  * one transaction, then enqueues the head. If Redis is down at that moment the run stays pending
  * and the orchestrator's outbox relay enqueues it later.
+ * Before the insert the run is admitted (runs/admission.ts) and the verdict stored on it.
  * @throws MeshNotFoundError, MeshInvalidError (with findings), InputRejectedError,
+ *   AdmissionRefusedError (429: the run is recorded as failed, naming the cap),
  *   RedisUnreachableError (the run is saved and will start when Redis is back).
  */
 export async function startRun(engine: Engine, input: StartRunInput, hooks: StartHooks = {}): Promise<{ runId: string; messageId: string }> {
@@ -69,7 +73,7 @@ export async function startRun(engine: Engine, input: StartRunInput, hooks: Star
 /**
  * Starts a run of a mesh version its caller has just validated (runs/run-mesh-file.ts): the same
  * as {@link startRun} after its check.
- * @throws InputRejectedError, RedisUnreachableError (as startRun).
+ * @throws InputRejectedError, AdmissionRefusedError, RedisUnreachableError (as startRun).
  */
 export async function startChecked(
   engine: Engine,
@@ -86,9 +90,17 @@ export async function startChecked(
     payload = inputPayload(input.input);
   } catch (err) {
     if (err instanceof InputRejectedError) {
-      await recordRejection(engine, { runId, meshId: mesh.meshId, meshName: mesh.meshName, version, input, err });
+      await recordFailedStart(engine, { runId, meshId: mesh.meshId, meshName: mesh.meshName, version, input }, 'input_rejected', err.reason);
+      err.runId = runId;
       await hooks.onRejected?.(runId, err);
     }
+    throw err;
+  }
+  const admission = await admitOrNull(engine, { plan, meshId: mesh.meshId, runId });
+  if (admission?.verdict === 'refused') {
+    await recordFailedStart(engine, { runId, meshId: mesh.meshId, meshName: mesh.meshName, version, input }, 'budget_spent', admission.sentence, admission);
+    const err = new AdmissionRefusedError(admission.cap, 'budget_spent', admission.sentence, runId);
+    await hooks.onRejected?.(runId, err);
     throw err;
   }
   const messageId = headMessageId(runId);
@@ -106,6 +118,7 @@ export async function startChecked(
       createdBy: input.userId ?? null,
       startedAt: now,
       movedAt: now,
+      admission,
     });
     await hooks.inTransaction?.(tx, runId);
     await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
@@ -118,11 +131,34 @@ export async function startChecked(
   return { runId, messageId };
 }
 
-/** A refused input still leaves a failed run (cause `input_rejected`), so it shows among exceptions. */
-async function recordRejection(
-  engine: Engine,
-  r: { runId: string; meshId: string; meshName: string; version: number; input: Pick<StartRunInput, 'input' | 'userId'>; err: InputRejectedError },
-): Promise<void> {
+/**
+ * The verdict, or null when it cannot be taken (Redis or the database not answering): a start
+ * must not fail for want of a verdict, as it survives Redis being down.
+ */
+async function admitOrNull(engine: Engine, input: Parameters<typeof admit>[1]): Promise<Admission | null> {
+  try {
+    return await admit(engine, input);
+  } catch (err) {
+    engine.log.warn('admission not taken', { runId: input.runId, error: err instanceof Error ? err.message : String(err) });
+    return null;
+  }
+}
+
+/** What a start refused before its run began leaves behind. */
+interface FailedStart {
+  runId: string;
+  meshId: string;
+  meshName: string;
+  version: number;
+  input: Pick<StartRunInput, 'input' | 'userId'>;
+}
+
+/**
+ * A start refused before its run began still leaves a failed run with its cause (the input's
+ * `input_rejected`, admission's `budget_spent`), so it shows among exceptions; right after, the
+ * run joins its mesh's open item of that cause in the Action Center.
+ */
+async function recordFailedStart(engine: Engine, r: FailedStart, cause: 'input_rejected' | 'budget_spent', detail: string, admission: Admission | null = null): Promise<void> {
   const now = new Date();
   await engine.db.insert(runs).values({
     id: r.runId,
@@ -130,16 +166,15 @@ async function recordRejection(
     meshName: r.meshName,
     meshVersion: r.version,
     status: 'failed',
-    cause: 'input_rejected',
-    causeMessage: causeSentence({ cause: 'input_rejected', detail: r.err.reason }),
+    cause,
+    causeMessage: causeSentence({ cause, detail }),
     inputName: r.input.input.name ?? null,
     input: {},
     createdBy: r.input.userId ?? null,
     startedAt: now,
     endedAt: now,
     movedAt: now,
+    admission,
   });
-  // Right after: the run joins its mesh's open `input_rejected` item in the Action Center.
-  await recordRunFailure(engine.db, r.runId, { cause: 'input_rejected', detail: r.err.reason });
-  r.err.runId = r.runId;
+  await recordRunFailure(engine.db, r.runId, { cause, detail });
 }

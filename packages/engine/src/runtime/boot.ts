@@ -44,6 +44,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       leaderLeaseMs: handle.kind === 'pglite' ? 0 : env.leaderLeaseMs,
       retentionDays: env.retentionDays,
       deadRetentionDays: env.deadRetentionDays,
+      capacityWaitSeconds: env.capacityWaitSeconds,
       // The embedded database runs one statement at a time; more batches in flight only queue.
       // On Postgres two batches overlap one's Redis work with the other's transaction; more mostly
       // wait on each other's join rows (measured in docs/benchmarks.md).

@@ -1,5 +1,5 @@
 /**
- * The orchestrator: a loop that every `tickMs` runs the finalizer sweep and the stall detector,
+ * The orchestrator: a loop that every `tickMs` runs the finalizer sweep, the admission pass and the stall detector,
  * and every `relayAfterMs` the outbox relay; beside it the event pump and the entry loops
  * (schedules, webhook callbacks). Several orchestrators may run side by side: these are singleton
  * duties, done only by the one holding the leader's lease (runtime/leader.ts), whose finalizing,
@@ -15,6 +15,7 @@ import { startEventPump } from '../events/pump';
 import { startEntryLoops } from './entry-loops';
 import { pruneRuns } from './retention';
 import { SOLE_LEADER, startLeadership, type Leadership } from './leader';
+import { failOverdueWaits } from '../runs/admission';
 
 /** How often the orchestrator prunes runs past their retention (runtime/retention.ts). */
 const RETENTION_EVERY_MS = 60_000;
@@ -61,6 +62,9 @@ export function startOrchestrator(engine: Engine, options: OrchestratorOptions =
       }
       await sweepRuns(engine, fence);
       await sweepParked(engine);
+      // Runs admitted to wait (runs/admission.ts): note those that started, fail those past their limit.
+      const overdue = await failOverdueWaits(engine);
+      if (overdue.length > 0) engine.log.warn('runs waited past their capacity limit', { runs: overdue });
       const { vacuumEveryMs, analyzeEveryMs } = engine.config;
       if (vacuumEveryMs > 0 && Date.now() - vacuumedAt >= vacuumEveryMs) {
         vacuumedAt = analyzedAt = Date.now();

@@ -4,7 +4,7 @@
  * UnrecoverableError = no more attempts). On the in-process bus the same batcher is fed from the
  * message rows instead (runtime/local-worker.ts).
  */
-import { DelayedError, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
+import { DelayedError, MetricsTime, UnrecoverableError, WaitingError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import { MessageJobSchema, busOf, queueName } from '../kernel/queues';
 import { Batcher } from '../process/batcher';
@@ -17,6 +17,7 @@ import { settleFailedDelivery } from '../process/dead-letter';
 import { DRAINED, type Outcome } from '../process/types';
 import type { Engine } from '../kernel/engine';
 import { startLocalWorker } from './local-worker';
+import { startHeartbeat } from '../kernel/heartbeats';
 
 /** Options for {@link startWorker}. */
 export interface WorkerOptions {
@@ -91,7 +92,11 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
     lockDuration: engine.config.lockDurationMs,
     stalledInterval: engine.config.stalledIntervalMs,
     maxStalledCount: engine.config.maxStalledCount,
+    // Completed jobs per minute for the last hour (BullMQ metrics): admission's wait estimates.
+    metrics: { maxDataPoints: MetricsTime.ONE_HOUR },
   });
+  // Admission (runs/admission.ts) counts this worker and its slots while it beats.
+  const heartbeat = startHeartbeat(engine, pool, concurrency);
   worker?.on('error', (err) => engine.log.error('worker error', { pool, error: err.message }));
   worker?.on('failed', (job, err) => engine.log.info('delivery failed', { pool, job: job?.id, error: err.message }));
   // A run that ends (failed, or cancelled by a person) stops its steps running here. The events come
@@ -116,6 +121,7 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
       };
       if (deadline?.aborted) handBack();
       else deadline?.addEventListener('abort', handBack, { once: true });
+      await heartbeat.stop();
       // Claim nothing more (pause stops fetching without waiting), then wait for the jobs in hand.
       await worker?.pause(true);
       await Promise.all([

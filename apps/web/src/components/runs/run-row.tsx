@@ -17,6 +17,12 @@ export type RunItem = inferRouterOutputs<AppRouter>['runs']['list']['items'][num
 /** Failed and stalled runs can be re-opened (and so selected). */
 export const canReopen = (r: Pick<RunItem, 'status'>): boolean => r.status === 'failed' || r.status === 'stalled';
 
+/** The wait sentence of a run admitted to wait whose wait has not ended (engine runs/admission.ts), else null. */
+export function waitLine(r: Pick<RunItem, 'admission' | 'admissionLine'>): string | null {
+  const a = r.admission;
+  return a?.verdict === 'wait' && !a.settledAt ? r.admissionLine : null;
+}
+
 export function RunRow({ run: r, selected, onToggle }: { run: RunItem; selected: boolean; onToggle: () => void }) {
   // Selecting is for re-opening, which operators and admins do.
   const canOperate = useCan('operate');
@@ -35,12 +41,14 @@ export function RunRow({ run: r, selected, onToggle }: { run: RunItem; selected:
         <span className="ml-1 text-xs text-slate-500">v{r.meshVersion}</span>
       </td>
       <td className="px-2 py-2"><StatusBadge status={r.status} /></td>
-      <td className="min-w-32 max-w-xs px-2 py-2 text-slate-700" title={r.causeMessage ?? ''}>
+      <td className="min-w-32 max-w-xs px-2 py-2 text-slate-700" title={r.causeMessage ?? waitLine(r) ?? ''}>
         {r.cause ? (
           <span className="flex items-start gap-1.5">
             <SeverityBadge severity={r.severity} />
             <span className="line-clamp-2" data-testid="run-cause-text">{r.causeMessage ? plainSentence(r.causeMessage).sentence : r.cause}</span>
           </span>
+        ) : waitLine(r) ? (
+          <span className="line-clamp-2 text-amber-800" data-testid="run-wait-text">{waitLine(r)}</span>
         ) : <span className="text-slate-400">—</span>}
       </td>
       <td className="whitespace-nowrap px-2 py-2 text-xs text-slate-600">

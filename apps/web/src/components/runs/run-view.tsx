@@ -58,6 +58,7 @@ export function RunView({ runId }: { runId: string }) {
           </p>
         )}
         <CauseLine status={r.status} cause={r.cause} message={r.causeMessage} done={r.counts.done} />
+        <AdmissionLine admission={r.admission} line={r.admissionLine} />
         <RunAttempts runId={runId} status={r.status} />
       </header>
 
@@ -129,4 +130,20 @@ function CauseLine({ status, cause, message, done }: { status: string; cause: st
     );
   }
   return <p className="text-sm text-slate-600" data-testid="run-cause">{status === 'queued' ? 'Waiting to start.' : 'Working through the mesh…'}</p>;
+}
+
+/**
+ * The admission verdict in words (engine runs/admission.ts): `Runs now: …`, the wait (behind what,
+ * for which resource, an estimate) while it waits, how long it waited once it started, or the cap
+ * that refused it. Nothing for runs from before admission.
+ */
+function AdmissionLine({ admission, line }: { admission: { verdict: string; sentence: string } | null; line: string | null }) {
+  const text = line ?? admission?.sentence;
+  if (!admission || !text) return null;
+  const waiting = admission.verdict === 'wait' && line === admission.sentence;
+  return (
+    <p className={`text-sm ${waiting ? 'text-amber-800' : admission.verdict === 'refused' ? 'text-red-800' : 'text-slate-600'}`} data-testid="run-admission" data-verdict={admission.verdict}>
+      {text}
+    </p>
+  );
 }
