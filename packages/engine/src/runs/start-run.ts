@@ -20,6 +20,7 @@ import type { Engine } from '../kernel/engine';
 import { inputPayload, type RunInput } from '../kernel/input';
 import { recordRunFailure } from '../lifecycle/record-failure';
 import { admit } from './admission';
+import { admissionVerdicts } from '../kernel/metrics';
 import type { Admission } from './admission-verdict';
 
 /** Which mesh (by id or name), which version (latest by default), and the input. */
@@ -137,8 +138,11 @@ export async function startChecked(
  */
 async function admitOrNull(engine: Engine, input: Parameters<typeof admit>[1]): Promise<Admission | null> {
   try {
-    return await admit(engine, input);
+    const admission = await admit(engine, input);
+    admissionVerdicts.inc({ verdict: admission.verdict });
+    return admission;
   } catch (err) {
+    admissionVerdicts.inc({ verdict: 'none' });
     engine.log.warn('admission not taken', { runId: input.runId, error: err instanceof Error ? err.message : String(err) });
     return null;
   }
