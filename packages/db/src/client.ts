@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isCertificateRefusal } from './tls';
 
 /** A Drizzle database on either driver. `execute(sql)` results carry `.rows` on both. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -40,9 +41,15 @@ export class DatabaseUnreachableError extends Error {
   constructor(
     readonly target: string,
     cause: unknown,
-    hint = 'Check DATABASE_URL (unset it to use the embedded database under .data/).',
+    hint?: string,
   ) {
-    super(`cannot reach the database at ${target}: ${cause instanceof Error ? cause.message : String(cause)}. ${hint}`);
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    const fix =
+      hint ??
+      (isCertificateRefusal(detail)
+        ? "The server's TLS certificate was refused: point sslrootcert= in DATABASE_URL at the CA that signed it, and use the host name the certificate names (sslmode=verify-full checks both)."
+        : 'Check DATABASE_URL (unset it to use the embedded database under .data/).');
+    super(`cannot reach the database at ${target}: ${detail}. ${fix}`);
     this.name = 'DatabaseUnreachableError';
   }
 }
