@@ -23,7 +23,25 @@ export interface DbHandle {
   kind: 'postgres' | 'pglite';
   /** Applies the committed SQL migrations under packages/db/drizzle (idempotent). */
   migrate(): Promise<void>;
+  /**
+   * A consistent copy of the embedded database while it stays open: between transactions (no one is
+   * open while it is taken), after a CHECKPOINT, as PGlite's gzipped tarball of the data directory
+   * (`dumpDataDir('gzip')`; {@link restoreDataDir} loads it). Bytes, in memory.
+   * @throws SnapshotUnsupportedError on Postgres, whose own tools (pg_dump, pg_basebackup) do this.
+   */
+  snapshot(): Promise<Uint8Array>;
   close(): Promise<void>;
+}
+
+/** A snapshot asked of a Postgres database: Trellis does not copy a server it does not own. */
+export class SnapshotUnsupportedError extends Error {
+  constructor() {
+    super(
+      'the database is Postgres (DATABASE_URL): Trellis snapshots only the embedded database; back Postgres up with ' +
+        'pg_dump, or pg_basebackup with WAL archiving for point-in-time recovery (docs/operations.md, "Backups")',
+    );
+    this.name = 'SnapshotUnsupportedError';
+  }
 }
 
 /** Options for {@link openDb}. */
@@ -136,6 +154,7 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
       db,
       kind: 'postgres',
       migrate: () => migrateLocked(pool),
+      snapshot: () => Promise.reject(new SnapshotUnsupportedError()),
       close: () => pool.end(),
     };
   }
@@ -160,6 +179,15 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    // PGlite runs one statement and one transaction at a time. The CHECKPOINT writes buffered pages
+    // out, so little WAL is left to replay on restore; the copy is then taken holding the transaction
+    // turn (query and exec take it too, so it cannot wrap the CHECKPOINT): every transaction has then
+    // committed, with its WAL in the files copied, or not begun.
+    snapshot: async () => {
+      await client.exec('CHECKPOINT');
+      const tarball = await client._runExclusiveTransaction(() => client.dumpDataDir('gzip'));
+      return new Uint8Array(await tarball.arrayBuffer());
+    },
     close: async () => {
       await client.close();
       unlock();
@@ -173,7 +201,7 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
  * @returns the function that releases the lock.
  * @throws DatabaseUnreachableError naming the process that holds it.
  */
-function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string): () => void {
   const file = join(dataDir, '..', `${basename(dataDir)}.lock`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Db } from '@trellis/db/client';
+import type { Db, DbHandle } from '@trellis/db/client';
 import { loadEngineEnv, REPO_ROOT } from '@trellis/engine/env';
 import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
 import { stderrLogger } from '@trellis/engine/log';
@@ -19,6 +19,8 @@ import { rawEnv, webEnv, type WebEnv } from '../env';
 
 export interface TrellisRuntime {
   db: Db;
+  /** The open database itself (its kind, snapshots for backups). */
+  handle: DbHandle;
   engine: Engine;
   /** `in-process` when this server also runs the orchestrator and a worker. */
   engineMode: 'in-process' | 'external';
@@ -69,6 +71,7 @@ async function start(): Promise<TrellisRuntime> {
   }
   const runtime: TrellisRuntime = {
     db: handle.db,
+    handle,
     engine,
     engineMode: mode,
     async close() {
