@@ -89,6 +89,7 @@ const EXPECTED_RULES: Record<string, AccessRule | 'service' | 'signed'> = {
   'POST /api/v1/services/{name}/jobs/{jobId}/complete': 'service',
   'POST /api/v1/services/{name}/jobs/{jobId}/fail': 'service',
   'GET /api/v1/audit': 'admin',
+  'GET /api/v1/admin/backup': 'admin',
   'GET /api/v1/openapi.json': 'public',
 };
 

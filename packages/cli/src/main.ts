@@ -1,9 +1,10 @@
 /**
- * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, mesh, webhook, schedule, service, user, audit, tool, worker, orchestrator.
+ * The `trellis` command (DESIGN.md §6): validate, run, runs, reopen, cancel, mesh, webhook, schedule, service, user, audit, backup, restore, tool, worker, orchestrator.
  * Exit codes: 0 done/valid, 1 failed/stalled/findings, 2 bad arguments or unreachable Redis/database.
  */
 import { Command, CommanderError } from 'commander';
 import { auditVerifyCommand } from './commands/audit';
+import { backupCommand, restoreCommand, type BackupOptions } from './commands/backup';
 import { cancelCommand } from './commands/cancel';
 import { meshPublishCommand } from './commands/mesh';
 import { reopenCommand } from './commands/reopen';
@@ -227,6 +228,22 @@ program
   .description('check the hash chain; exit 0 intact, 1 naming the first broken entry')
   .option('--json', 'print the verdict as JSON')
   .action(action((opts: { json?: boolean }) => auditVerifyCommand(opts)));
+program
+  .command('backup')
+  .description('copy the embedded database (a consistent snapshot, also while Trellis runs); Postgres: use pg_dump')
+  .requiredOption('--output <file>', 'where to write the snapshot (written whole, mode 0600)')
+  .option('--url <url>', 'ask this running Trellis for it (it holds the embedded database), e.g. http://localhost:3000')
+  .option('--token <token>', 'an admin API token for --url (default TRELLIS_TOKEN)')
+  .option('--json', 'print { output, bytes, sha256, source } as JSON')
+  .action(action((opts: BackupOptions) => backupCommand(opts)));
+
+program
+  .command('restore')
+  .description('load a backup into the embedded database directory (Trellis stopped); the earlier contents are kept beside it')
+  .argument('<file>', 'a file `trellis backup` wrote')
+  .option('--json', 'print { dataDir, previous } as JSON')
+  .action(action((file: string, opts: { json?: boolean }) => restoreCommand(file, opts)));
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const tool = program.command('tool').description('register MCP tool servers that agents list in "tools" (admins)');
 tool

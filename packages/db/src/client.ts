@@ -12,6 +12,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { isCertificateRefusal } from './tls';
 
 /** A Drizzle database on either driver. `execute(sql)` results carry `.rows` on both. */
 export type Db = PgDatabase<PgQueryResultHKT>;
@@ -22,7 +23,25 @@ export interface DbHandle {
   kind: 'postgres' | 'pglite';
   /** Applies the committed SQL migrations under packages/db/drizzle (idempotent). */
   migrate(): Promise<void>;
+  /**
+   * A consistent copy of the embedded database while it stays open: between transactions (no one is
+   * open while it is taken), after a CHECKPOINT, as PGlite's gzipped tarball of the data directory
+   * (`dumpDataDir('gzip')`; {@link restoreDataDir} loads it). Bytes, in memory.
+   * @throws SnapshotUnsupportedError on Postgres, whose own tools (pg_dump, pg_basebackup) do this.
+   */
+  snapshot(): Promise<Uint8Array>;
   close(): Promise<void>;
+}
+
+/** A snapshot asked of a Postgres database: Trellis does not copy a server it does not own. */
+export class SnapshotUnsupportedError extends Error {
+  constructor() {
+    super(
+      'the database is Postgres (DATABASE_URL): Trellis snapshots only the embedded database; back Postgres up with ' +
+        'pg_dump, or pg_basebackup with WAL archiving for point-in-time recovery (docs/operations.md, "Backups")',
+    );
+    this.name = 'SnapshotUnsupportedError';
+  }
 }
 
 /** Options for {@link openDb}. */
@@ -40,9 +59,15 @@ export class DatabaseUnreachableError extends Error {
   constructor(
     readonly target: string,
     cause: unknown,
-    hint = 'Check DATABASE_URL (unset it to use the embedded database under .data/).',
+    hint?: string,
   ) {
-    super(`cannot reach the database at ${target}: ${cause instanceof Error ? cause.message : String(cause)}. ${hint}`);
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    const fix =
+      hint ??
+      (isCertificateRefusal(detail)
+        ? "The server's TLS certificate was refused: point sslrootcert= in DATABASE_URL at the CA that signed it, and use the host name the certificate names (sslmode=verify-full checks both)."
+        : 'Check DATABASE_URL (unset it to use the embedded database under .data/).');
+    super(`cannot reach the database at ${target}: ${detail}. ${fix}`);
     this.name = 'DatabaseUnreachableError';
   }
 }
@@ -129,6 +154,7 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
       db,
       kind: 'postgres',
       migrate: () => migrateLocked(pool),
+      snapshot: () => Promise.reject(new SnapshotUnsupportedError()),
       close: () => pool.end(),
     };
   }
@@ -153,6 +179,15 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
     db,
     kind: 'pglite',
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    // PGlite runs one statement and one transaction at a time. The CHECKPOINT writes buffered pages
+    // out, so little WAL is left to replay on restore; the copy is then taken holding the transaction
+    // turn (query and exec take it too, so it cannot wrap the CHECKPOINT): every transaction has then
+    // committed, with its WAL in the files copied, or not begun.
+    snapshot: async () => {
+      await client.exec('CHECKPOINT');
+      const tarball = await client._runExclusiveTransaction(() => client.dumpDataDir('gzip'));
+      return new Uint8Array(await tarball.arrayBuffer());
+    },
     close: async () => {
       await client.close();
       unlock();
@@ -166,7 +201,7 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
  * @returns the function that releases the lock.
  * @throws DatabaseUnreachableError naming the process that holds it.
  */
-function lockDataDir(dataDir: string): () => void {
+export function lockDataDir(dataDir: string): () => void {
   const file = join(dataDir, '..', `${basename(dataDir)}.lock`);
   for (let attempt = 0; attempt < 2; attempt++) {
     try {

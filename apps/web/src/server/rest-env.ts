@@ -6,4 +6,5 @@ import { getRuntime } from './runtime';
 export const restEnv: RestEnv = {
   engine: async () => (await getRuntime()).engine,
   session: () => currentSession(),
+  database: async () => (await getRuntime()).handle,
 };

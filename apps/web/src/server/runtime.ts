@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Db } from '@trellis/db/client';
+import type { Db, DbHandle } from '@trellis/db/client';
 import { loadEngineEnv, REPO_ROOT } from '@trellis/engine/env';
 import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
 import { processLogger } from '@trellis/engine/log';
@@ -21,6 +21,8 @@ import { rawEnv, webEnv, type WebEnv } from '../env';
 
 export interface TrellisRuntime {
   db: Db;
+  /** The open database itself (its kind, snapshots for backups). */
+  handle: DbHandle;
   engine: Engine;
   /** `in-process` when this server also runs the orchestrator and a worker. */
   engineMode: 'in-process' | 'external';
@@ -79,6 +81,7 @@ async function start(): Promise<TrellisRuntime> {
   const tracing = tracingFromEnv(engineEnv, 'trellis-web');
   const runtime: TrellisRuntime = {
     db: handle.db,
+    handle,
     engine,
     engineMode: mode,
     metricsToken: engineEnv.metricsToken,

@@ -5,6 +5,7 @@
  * (openapi.ts) is generated from them, so what is documented is what is accepted.
  */
 import { z } from 'zod';
+import type { SnapshotSource } from '@trellis/db/backup';
 import type { Engine } from '@trellis/engine/engine';
 import type { SignedInRule } from '@trellis/engine/users/roles';
 import type { SessionClaims } from '@trellis/engine/users/session-user';
@@ -81,6 +82,8 @@ type BodyOf<B> = B extends { kind: 'json'; schema: infer S extends z.ZodType }
 export interface RouteInput<P, Q, H, B, A extends AuthKind> {
   /** The running engine; started on first use (503 while the database or Redis is unreachable). */
   engine: () => Promise<Engine>;
+  /** The open database, for backups ({@link RestEnv.database}; 503 when the app supplies none). */
+  database: () => Promise<SnapshotSource>;
   /** The request as received (headers, URL); its body has been read into `body`. */
   request: Request;
   /** The signed-in user, for routes that name a signed-in rule. */
@@ -145,4 +148,6 @@ export interface RestEnv {
   engine(): Promise<Engine>;
   /** The session claims of the request (unchecked: the dispatcher checks them), or null. */
   session(req: Request): Promise<SessionClaims | null>;
+  /** The open database handle, for `GET /api/v1/admin/backup`; absent, that route answers 503. */
+  database?(): Promise<SnapshotSource>;
 }

@@ -76,6 +76,7 @@ async function run(env: RestEnv, route: RouteSpec, req: Request, raw: Record<str
   const url = new URL(req.url);
   const input = {
     engine,
+    database: () => (env.database ? env.database() : Promise.reject(new UnavailableError())),
     request: req,
     user,
     apiKey,

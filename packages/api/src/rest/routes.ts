@@ -8,6 +8,7 @@ import { defineRoute } from './contract';
 import { dispatchRest } from './dispatch';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 import { auditExportRoute } from './audit';
+import { backupRoute } from './backup';
 import { cancelRunRoute, getRunRoute, listRunsRoute, reopenRunRoute, startRunRoute } from './runs';
 import { listMeshesRoute, meshVersionsRoute } from './meshes';
 import { decideApprovalRoute } from './approvals';
@@ -42,6 +43,7 @@ export const REST_ROUTES: readonly RouteSpec[] = [
   completeJobRoute,
   failJobRoute,
   auditExportRoute,
+  backupRoute,
   openApiRoute,
 ];
 

@@ -5,6 +5,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { Db } from '@trellis/db/client';
+import { isCertificateRefusal } from '@trellis/db/tls';
 import { RedisUnreachableError } from './errors';
 import { stderrLogger, type Logger } from './log';
 import { queueName } from './queues';
@@ -244,7 +245,8 @@ export async function assertRedis(redisUrl: string, probe: RedisProbe = {}): Pro
   for (let wait = 250; ; wait = Math.min(wait * 2, 2000)) {
     const failure = await pingOnce(redisUrl, Math.max(Math.min(timeoutMs, deadline - Date.now()), 100));
     if (failure === undefined) return;
-    if (Date.now() + wait >= deadline) throw new RedisUnreachableError(redactRedis(redisUrl), failure);
+    // An untrusted certificate stays untrusted: say so now rather than after the whole wait.
+    if (isCertificateRefusal(failure) || Date.now() + wait >= deadline) throw new RedisUnreachableError(redactRedis(redisUrl), failure);
     await new Promise((r) => setTimeout(r, wait));
   }
 }

@@ -4,6 +4,7 @@
  * a `cause` from the fixed cause list (DESIGN.md §4). `describeError` is the one formatter the API, the
  * web app and the CLI use to turn them into a status and a sentence, never a stack trace.
  */
+import { isCertificateRefusal } from '@trellis/db/tls';
 import type { Cause } from '@trellis/mesh/causes';
 import type { Finding } from '@trellis/mesh/findings';
 
@@ -71,8 +72,11 @@ export class RedisUnreachableError extends EngineError {
   ) {
     super(
       'redis_unreachable',
-      `cannot reach Redis at ${target} (${detail}). Set REDIS_URL to a running Redis, or start one: ` +
-        '`redis-server --daemonize yes` or `docker compose -f docker/compose.yml up -d redis`.',
+      isCertificateRefusal(detail)
+        ? `cannot reach Redis at ${target} (${detail}). The server's TLS certificate was refused: give Node the CA that signed it ` +
+            '(NODE_EXTRA_CA_CERTS=<ca file>) and use the host name the certificate names in REDIS_URL.'
+        : `cannot reach Redis at ${target} (${detail}). Set REDIS_URL to a running Redis, or start one: ` +
+            '`redis-server --daemonize yes` or `docker compose -f docker/compose.yml up -d redis`.',
     );
   }
 }
