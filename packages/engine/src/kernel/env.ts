@@ -41,6 +41,7 @@ const EnvSchema = z.object({
   TRELLIS_RETENTION_DEAD_DAYS: z.coerce.number().nonnegative().default(90),
   TRELLIS_INLINE_MAX: z.coerce.number().int().min(0).default(25_000),
   TRELLIS_INLINE_LEASE_MS: z.coerce.number().int().positive().default(10_000),
+  TRELLIS_RESERVED_SHARE: z.coerce.number().min(0, 'TRELLIS_RESERVED_SHARE is a share of worker slots from 0 to 1').max(1, 'TRELLIS_RESERVED_SHARE is a share of worker slots from 0 to 1').default(0.2),
   TRELLIS_SECRETS_KEY: z.string().trim().optional(),
   TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
   TRELLIS_EGRESS_ALLOW: z.string().trim().default('*'),
@@ -94,6 +95,8 @@ export interface EngineEnv {
   inlineMax: number;
   /** An inline message's row lease without renewal, ms (TRELLIS_INLINE_LEASE_MS, default 10 000). */
   inlineLeaseMs: number;
+  /** TRELLIS_RESERVED_SHARE (default 0.2): the share of each worker's slots kept for normal work while urgent work waits (kernel/priority.ts). */
+  reservedShare: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
   crashAfterCommit: boolean;
   /** TRELLIS_RETENTION_DAYS (default 30; 0 = never): days after a finished run ends before its messages and join parts are pruned. */
@@ -141,6 +144,7 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     leaseMs: e.TRELLIS_LEASE_MS ?? 2 * e.TRELLIS_LOCK_DURATION_MS,
     inlineMax: e.TRELLIS_INLINE_MAX,
     inlineLeaseMs: e.TRELLIS_INLINE_LEASE_MS,
+    reservedShare: e.TRELLIS_RESERVED_SHARE,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     retentionDays: e.TRELLIS_RETENTION_DAYS,
     deadRetentionDays: e.TRELLIS_RETENTION_DEAD_DAYS,

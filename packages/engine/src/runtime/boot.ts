@@ -38,6 +38,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       leaseMs: env.leaseMs,
       inlineMax: env.inlineMax,
       inlineLeaseMs: env.inlineLeaseMs,
+      reservedShare: env.reservedShare,
       crashAfterCommit: env.crashAfterCommit,
       retentionDays: env.retentionDays,
       deadRetentionDays: env.deadRetentionDays,
