@@ -8,7 +8,7 @@ import { defineRoute } from './contract';
 import { dispatchRest } from './dispatch';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 import { auditExportRoute } from './audit';
-import { cancelRunRoute, getRunRoute, listRunsRoute, reopenRunRoute, startRunRoute } from './runs';
+import { cancelRunRoute, getRunRoute, listRunsRoute, markUrgentBulkRoute, markUrgentRoute, reopenRunRoute, startRunRoute } from './runs';
 import { listMeshesRoute, meshVersionsRoute } from './meshes';
 import { decideApprovalRoute } from './approvals';
 import { webhookRoute } from './hooks';
@@ -36,6 +36,8 @@ export const REST_ROUTES: readonly RouteSpec[] = [
   getRunRoute,
   cancelRunRoute,
   reopenRunRoute,
+  markUrgentBulkRoute,
+  markUrgentRoute,
   decideApprovalRoute,
   webhookRoute,
   claimJobRoute,
