@@ -77,4 +77,6 @@ export const RunSummarySchema = z.object({
   counts: RunCountsSchema,
   /** When retention pruned the run's message trail (its counts are the stored ones), else null. */
   prunedAt: z.date().nullable(),
+  /** Its messages go ahead of normal work on every pool (runs.markUrgent). */
+  urgent: z.boolean(),
 });

@@ -31,6 +31,8 @@ export interface RunSummary {
   counts: RunCounts;
   /** When retention pruned the run's messages (its trail), else null; the run row and counts stay. */
   prunedAt: Date | null;
+  /** Its messages go on the urgent lanes (kernel/priority.ts, runs/mark-urgent.ts). */
+  urgent: boolean;
 }
 
 /** A run in full. */
