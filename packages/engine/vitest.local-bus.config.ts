@@ -41,6 +41,7 @@ export const REDIS_ONLY: Record<string, string> = {
   'src/process/inline-lanes.integration.test.ts': "counts BullMQ jobs per pool (a commit's children for another pool of the process are no jobs)",
   'src/runtime/inline-crash.integration.test.ts': 'a worker process killed while the relay must re-add its inline rows as BullMQ jobs',
   'src/runtime/relay.integration.test.ts': 're-adds jobs Redis lost; on the in-process bus the row is the job',
+  'src/runs/urgent.integration.test.ts': "counts jobs per BullMQ lane (pool-work and pool-work.urgent); the in-process bus's urgent-first claim has no test yet",
   'src/runtime/relay-repair.integration.test.ts': 'repairs missing or failed BullMQ jobs',
   'src/runtime/redis-restart.integration.test.ts': 'Redis killed and restarted mid-run',
   'src/runtime/probe.integration.test.ts': 'Redis going away and coming back',

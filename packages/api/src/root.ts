@@ -5,6 +5,8 @@ import { importMesh } from './routers/meshes/import';
 import { list as listMeshes } from './routers/meshes/list';
 import { save } from './routers/meshes/save';
 import { setPublished } from './routers/meshes/set-published';
+import { setUrgent } from './routers/meshes/set-urgent';
+import { markUrgent } from './routers/runs/mark-urgent';
 import { validate } from './routers/meshes/validate';
 import { versions } from './routers/meshes/versions';
 import { restore } from './routers/meshes/restore';
@@ -57,8 +59,8 @@ import { setEnabled as setScheduleEnabled } from './routers/schedules/set-enable
 import { router } from './trpc';
 
 export const appRouter = router({
-  meshes: router({ list: listMeshes, get: getMesh, create, save, import: importMesh, validate, setPublished, versions, restore }),
-  runs: router({ list: listRuns, get: getRun, messages, reopen, reopenPreview, attempts, cancel, timeline }),
+  meshes: router({ list: listMeshes, get: getMesh, create, save, import: importMesh, validate, setPublished, setUrgent, versions, restore }),
+  runs: router({ list: listRuns, get: getRun, messages, reopen, reopenPreview, attempts, cancel, markUrgent, timeline }),
   exceptions: router({ feed }),
   services: router({ list: listServices, add: addService }),
   actions: router({ list: listActions, act, decide, people }),

@@ -82,4 +82,6 @@ export const RunSummarySchema = z.object({
   admission: AdmissionSchema.nullable().meta({ description: 'The admission verdict: now, wait (resource, pool, messages ahead, an estimate, a sentence) or refused (the cap).' }),
   /** The verdict in words while it waits, once it waited, or when it was refused; null when it ran at once. */
   admissionLine: z.string().nullable(),
+  /** Its messages go ahead of normal work on every pool (runs.markUrgent). */
+  urgent: z.boolean(),
 });

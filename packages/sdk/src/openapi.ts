@@ -367,15 +367,7 @@ export interface paths {
                 401: components["responses"]["Error401"];
                 403: components["responses"]["Error403"];
                 404: components["responses"]["Error404"];
-                /** @description The run has ended already. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
+                409: components["responses"]["Error409b"];
                 503: components["responses"]["Unavailable"];
                 default: components["responses"]["UnexpectedError"];
             };
@@ -453,6 +445,128 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/urgent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mark up to 500 runs urgent at once; runs that cannot be marked are listed with the reason. */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        runIds: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description The runs marked and those refused. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Runs urgent now (those already urgent included). */
+                            marked: string[];
+                            /** @description Runs not marked, each with the reason. */
+                            refused: {
+                                runId: string;
+                                reason: string;
+                            }[];
+                            /** @description Waiting messages moved to the urgent lanes. */
+                            moved: number;
+                        };
+                    };
+                };
+                /** @description runIds missing, empty or too long. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                401: components["responses"]["Error401"];
+                403: components["responses"]["Error403"];
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/runs/{id}/urgent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark a run urgent: its messages go ahead of normal work on every pool they reach.
+         * @description Normal work keeps its reserved share of every worker (TRELLIS_RESERVED_SHARE, default 0.2). Marking a run already urgent changes nothing; its waiting messages move to the urgent lane under the same ids.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Marked, and how many waiting messages moved. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description Runs urgent now (those already urgent included). */
+                            marked: string[];
+                            /** @description Runs not marked, each with the reason. */
+                            refused: {
+                                runId: string;
+                                reason: string;
+                            }[];
+                            /** @description Waiting messages moved to the urgent lanes. */
+                            moved: number;
+                        };
+                    };
+                };
+                401: components["responses"]["Error401"];
+                403: components["responses"]["Error403"];
+                404: components["responses"]["Error404"];
+                409: components["responses"]["Error409b"];
                 503: components["responses"]["Unavailable"];
                 default: components["responses"]["UnexpectedError"];
             };
@@ -1157,6 +1271,15 @@ export interface components {
         };
         /** @description Refused by the role policy (operator or admin; token scope "operate"). */
         Error403: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The run has ended already. */
+        Error409b: {
             headers: {
                 [name: string]: unknown;
             };

@@ -44,6 +44,8 @@ export interface RunClient {
   listRuns(filter?: RunFilter): Promise<Ok<paths['/api/v1/runs']['get'], 200>>;
   cancelRun(runId: string, reason?: string): Promise<Ok<paths['/api/v1/runs/{id}/cancel']['post'], 200>>;
   reopenRun(runId: string, version?: 'pinned' | 'latest'): Promise<Ok<paths['/api/v1/runs/{id}/reopen']['post'], 200>>;
+  /** Marks runs urgent (one id: POST /runs/{id}/urgent, refusing an ended run with 409; several: POST /runs/urgent, listing refusals). */
+  markUrgent(runIds: string | readonly string[]): Promise<Ok<paths['/api/v1/runs/urgent']['post'], 200>>;
   decideApproval(approvalId: string, decision: 'approve' | 'reject', comment?: string): Promise<Ok<paths['/api/v1/approvals/{id}/decision']['post'], 200>>;
 }
 
@@ -82,6 +84,7 @@ export function createRunClient(options: RunClientOptions): RunClient {
     listRuns: (filter = {}) => call('GET', '/api/v1/runs', { query: filter }),
     cancelRun: (runId, reason) => call('POST', `/api/v1/runs/${id(runId)}/cancel`, json(reason ? { reason } : {})),
     reopenRun: (runId, version = 'pinned') => call('POST', `/api/v1/runs/${id(runId)}/reopen`, json({ version })),
+    markUrgent: (runIds) => (typeof runIds === 'string' ? call('POST', `/api/v1/runs/${id(runIds)}/urgent`) : call('POST', '/api/v1/runs/urgent', json({ runIds: [...runIds] }))),
     decideApproval: (approvalId, decision, comment) => call('POST', `/api/v1/approvals/${id(approvalId)}/decision`, json({ decision, ...(comment ? { comment } : {}) })),
   };
 }

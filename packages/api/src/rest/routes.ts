@@ -9,7 +9,7 @@ import { dispatchRest } from './dispatch';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 import { auditExportRoute } from './audit';
 import { backupRoute } from './backup';
-import { cancelRunRoute, getRunRoute, listRunsRoute, reopenRunRoute, startRunRoute } from './runs';
+import { cancelRunRoute, getRunRoute, listRunsRoute, markUrgentBulkRoute, markUrgentRoute, reopenRunRoute, startRunRoute } from './runs';
 import { listMeshesRoute, meshVersionsRoute } from './meshes';
 import { decideApprovalRoute } from './approvals';
 import { webhookRoute } from './hooks';
@@ -37,6 +37,8 @@ export const REST_ROUTES: readonly RouteSpec[] = [
   getRunRoute,
   cancelRunRoute,
   reopenRunRoute,
+  markUrgentBulkRoute,
+  markUrgentRoute,
   decideApprovalRoute,
   webhookRoute,
   claimJobRoute,

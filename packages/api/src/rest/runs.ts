@@ -1,7 +1,7 @@
 /**
  * Runs over REST v1: start a run of a mesh (a document, form data or a JSON object; an
  * `Idempotency-Key` returns the same run for the same key), read its answer (optionally waiting for
- * it), list runs with the Runs tab's filters, cancel and re-open. Starting goes through the one
+ * it), list runs with the Runs tab's filters, cancel, re-open and mark urgent. Starting goes through the one
  * entry use case (engine runs/start-entry-run.ts) every entry point shares.
  */
 import { z } from 'zod';
@@ -9,6 +9,7 @@ import { CAUSES } from '@trellis/mesh/causes';
 import { RUN_SORTS, searchRuns } from '@trellis/engine/ops/search-runs';
 import { cancelRun } from '@trellis/engine/runs/cancel-run';
 import { reopenRun } from '@trellis/engine/runs/reopen-run';
+import { MARK_URGENT_MAX, markUrgent, markUrgentRuns } from '@trellis/engine/runs/mark-urgent';
 import { startEntryRun } from '@trellis/engine/runs/start-entry-run';
 import { waitForAnswer } from '@trellis/engine/runs/wait-answer';
 import { bearer } from './read-request';
@@ -155,5 +156,39 @@ export const reopenRunRoute = defineRoute({
   async handle({ engine, user, params, body }) {
     const r = await reopenRun(await engine(), { runId: params.id, version: body.version, userId: user.id });
     return { runId: r.runId, attempt: r.attempt, fromVersion: r.fromVersion, toVersion: r.toVersion, members: r.members, messages: r.messages };
+  },
+});
+
+const MarkUrgentResultSchema = z.object({
+  marked: z.array(z.string()).meta({ description: 'Runs urgent now (those already urgent included).' }),
+  refused: z.array(z.object({ runId: z.string(), reason: z.string() })).meta({ description: 'Runs not marked, each with the reason.' }),
+  moved: z.number().int().meta({ description: 'Waiting messages moved to the urgent lanes.' }),
+});
+
+export const markUrgentRoute = defineRoute({
+  method: 'post',
+  path: '/api/v1/runs/{id}/urgent',
+  summary: 'Mark a run urgent: its messages go ahead of normal work on every pool they reach.',
+  description:
+    'Normal work keeps its reserved share of every worker (TRELLIS_RESERVED_SHARE, default 0.2). Marking a run already urgent changes nothing; its waiting messages move to the urgent lane under the same ids.',
+  auth: 'operate',
+  params: z.object({ id: RunIdSchema }),
+  response: { status: 200, description: 'Marked, and how many waiting messages moved.', schema: MarkUrgentResultSchema },
+  errors: { 401: 'No valid token or session.', 403: 'Refused by the role policy (operator or admin; token scope "operate").', 404: 'No such run.', 409: 'The run has ended already.' },
+  async handle({ engine, user, params }) {
+    return markUrgent(await engine(), { runId: params.id, userId: user.id });
+  },
+});
+
+export const markUrgentBulkRoute = defineRoute({
+  method: 'post',
+  path: '/api/v1/runs/urgent',
+  summary: `Mark up to ${MARK_URGENT_MAX} runs urgent at once; runs that cannot be marked are listed with the reason.`,
+  auth: 'operate',
+  body: { kind: 'json', required: true, schema: z.object({ runIds: z.array(RunIdSchema).min(1).max(MARK_URGENT_MAX) }) },
+  response: { status: 200, description: 'The runs marked and those refused.', schema: MarkUrgentResultSchema },
+  errors: { 400: 'runIds missing, empty or too long.', 401: 'No valid token or session.', 403: 'Refused by the role policy (operator or admin; token scope "operate").' },
+  async handle({ engine, user, body }) {
+    return markUrgentRuns(await engine(), { runIds: body.runIds, userId: user.id });
   },
 });

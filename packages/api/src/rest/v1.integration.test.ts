@@ -111,10 +111,18 @@ describe('REST API v1 with API tokens', () => {
 
     const toCancel = await client.startRun(meshId, { json: { n: 1 } });
     await approvalOf(toCancel.runId);
+    // Marking urgent is an operator's action too; an open run is marked, an ended one refused.
+    expect(await refusal(designer.markUrgent(toCancel.runId))).toMatchObject({ status: 403 });
+    expect(await client.markUrgent(toCancel.runId)).toEqual({ marked: [toCancel.runId], refused: [], moved: 0 });
+    const [flag] = await rows<{ urgent: boolean }>(world.engine.db, sql`select urgent from runs where id = ${toCancel.runId}`);
+    expect(flag?.urgent).toBe(true);
     expect(await refusal(designer.cancelRun(toCancel.runId))).toMatchObject({ status: 403 });
     expect(await client.cancelRun(toCancel.runId, 'not needed')).toMatchObject({ runId: toCancel.runId, status: 'cancelled' });
     expect((await client.getRun(toCancel.runId)).status).toBe('cancelled');
     expect(await refusal(client.cancelRun(toCancel.runId))).toMatchObject({ status: 409 });
+    expect(await refusal(client.markUrgent(toCancel.runId))).toMatchObject({ status: 409 });
+    expect(await client.markUrgent([toCancel.runId])).toEqual({ marked: [], refused: [{ runId: toCancel.runId, reason: 'it has already ended (cancelled)' }], moved: 0 });
+    expect(await refusal(client.markUrgent([]))).toMatchObject({ status: 400 });
 
     const approved = await client.startRun(meshId, { json: { n: 2 } });
     expect(await client.decideApproval(await approvalOf(approved.runId), 'approve')).toMatchObject({ runId: approved.runId, status: 'approved' });

@@ -12,6 +12,11 @@ export const meshes = pgTable('meshes', {
    * or an admin (`meshes.setPublished`, `trellis mesh publish`), never by the mesh file.
    */
   published: boolean('published').notNull().default(false),
+  /**
+   * The mesh's priority default: its runs start urgent (engine runs/mark-urgent.ts). Set by a
+   * designer or an admin (`meshes.setUrgent`), never by the mesh file.
+   */
+  urgent: boolean('urgent').notNull().default(false),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

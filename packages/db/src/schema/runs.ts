@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { RunStatus } from './statuses';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /**
  * One input through one mesh version. `status`: queued | running | done | failed | stalled.
@@ -48,6 +48,12 @@ export const runs = pgTable(
      * for runs started before admission existed.
      */
     admission: jsonb('admission'),
+    /**
+     * Urgent: the run's messages go on the urgent lane of every pool they reach (engine
+     * kernel/priority.ts), ahead of normal work but within its reserved share. Set at start from
+     * the mesh's `urgent`, or later by a person (engine runs/mark-urgent.ts).
+     */
+    urgent: boolean('urgent').notNull().default(false),
   },
   (t) => [
     index('runs_status_created_idx').on(t.status, t.createdAt),
@@ -60,6 +66,10 @@ export const runs = pgTable(
     index('runs_cause_created_idx').on(t.cause, t.createdAt).where(sql`${t.cause} is not null`),
     index('runs_ended_idx').on(t.endedAt, t.id),
     index('runs_duration_idx').on(sql`(${t.endedAt} - coalesce(${t.startedAt}, ${t.createdAt}))`, t.id),
+    // The urgent runs still open: the relay mirrors them into Redis (engine kernel/priority.ts).
+    index('runs_urgent_idx')
+      .on(t.id)
+      .where(sql`${t.urgent} and ${t.status} in ('queued', 'running', 'stalled')`),
     index('runs_id_prefix_idx').on(t.id.op('text_pattern_ops')),
     index('runs_input_name_prefix_idx').on(sql`lower(${t.inputName}) text_pattern_ops`),
     // The exceptions feed's window: when a failed run ended, or a stalled one last moved.

@@ -9,6 +9,7 @@ import { isCertificateRefusal } from '@trellis/db/tls';
 import { RedisUnreachableError } from './errors';
 import { stderrLogger, type Logger } from './log';
 import { queueName } from './queues';
+import type { Lane } from './priority';
 import { LocalBus } from './local-bus';
 import type { PlanCache } from '../plan/plan';
 import type { AgentMember } from '@trellis/mesh/schema';
@@ -57,6 +58,11 @@ export interface EngineConfig {
   deadRetentionDays: number;
   /** Longest an agent member may run on one message before it fails with `timed_out` (default 300 000). */
   agentTimeoutMs: number;
+  /**
+   * The share of a worker's slots kept for normal work while urgent work waits (default 0.2;
+   * TRELLIS_RESERVED_SHARE; kernel/priority.ts): urgent messages take the rest first.
+   */
+  reservedShare: number;
   /** BullMQ lock on a delivered job: the claim (default 30 000; see runtime/worker.ts for the tuning). */
   lockDurationMs: number;
   /** How often a worker checks for jobs whose lock lapsed (default 15 000). */
@@ -151,8 +157,8 @@ export interface Engine {
   readonly runAgent: AgentRunner;
   /** What steps may reach (secrets, connections, egress, sandbox), each under its policy. */
   readonly guard: Guard;
-  /** The queue of a worker pool (created on first use). */
-  queue(pool: string): Queue;
+  /** The queue of a worker pool's lane, normal when absent (created on first use; kernel/priority.ts). */
+  queue(pool: string, lane?: Lane): Queue;
   /** The in-process bus when `bus: 'local'`; then nothing uses `redis` or `queue()`. */
   readonly localBus: LocalBus | undefined;
   close(): Promise<void>;
@@ -182,6 +188,7 @@ const DEFAULTS: EngineConfig = {
   leaderLeaseMs: 15_000,
   crashAfterCommit: false,
   capacityWaitSeconds: 3_600,
+  reservedShare: 0.2,
 };
 
 /**
@@ -205,12 +212,13 @@ export function createEngine(options: EngineOptions): Engine {
     plans: new Map(),
     runAgent,
     guard: createGuard(db, security),
-    queue(pool) {
-      let q = queues.get(pool);
+    queue(pool, lane = 'normal') {
+      const name = queueName(pool, lane);
+      let q = queues.get(name);
       if (!q) {
-        q = new Queue(queueName(pool), { connection: redis, prefix: config.prefix });
-        q.on('error', (err) => log.warn('queue error', { pool, error: err.message }));
-        queues.set(pool, q);
+        q = new Queue(name, { connection: redis, prefix: config.prefix });
+        q.on('error', (err) => log.warn('queue error', { pool, lane, error: err.message }));
+        queues.set(name, q);
       }
       return q;
     },

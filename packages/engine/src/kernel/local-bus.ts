@@ -52,6 +52,11 @@ export class LocalBus implements Bus {
     this.emitter.emit(`pool:${pool}`);
   }
 
+  /** Wakes the workers of every pool (runs marked urgent: their rows are claimed first now). */
+  wakeAll(): void {
+    for (const name of this.emitter.eventNames()) if (typeof name === 'string' && name.startsWith('pool:')) this.emitter.emit(name);
+  }
+
   /** Calls `listener` whenever `pool` is woken. @returns a function that stops listening. */
   onWake(pool: string, listener: () => void): () => void {
     this.emitter.on(`pool:${pool}`, listener);

@@ -4,7 +4,9 @@
  * A job carries ids only; the message row in Postgres is the truth and the idempotency authority.
  */
 import type { JobsOptions, Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
+import { URGENT_SUFFIX, urgentAmong, type Lane } from './priority';
 
 /** Version 1 of the job payload; workers parse it again on pickup. */
 export const MessageJobSchema = z.object({
@@ -25,14 +27,17 @@ export interface Outgoing {
   member: string;
 }
 
-/** The BullMQ queue name of a worker pool (no ':' allowed in BullMQ names). */
-export function queueName(pool: string): string {
-  return `pool-${pool}`;
+/**
+ * The BullMQ queue name of a worker pool's lane (no ':' allowed in BullMQ names): `pool-<pool>`,
+ * or `pool-<pool>.urgent` for the urgent lane (kernel/priority.ts).
+ */
+export function queueName(pool: string, lane: Lane = 'normal'): string {
+  return lane === 'urgent' ? `pool-${pool}${URGENT_SUFFIX}` : `pool-${pool}`;
 }
 
-/** The Redis key of a job's hash, for existence checks in a pipeline. */
-export function jobKey(prefix: string, pool: string, jobId: string): string {
-  return `${prefix}:${queueName(pool)}:${jobId}`;
+/** The Redis key of a job's hash in one lane, for existence checks in a pipeline. */
+export function jobKey(prefix: string, pool: string, jobId: string, lane: Lane = 'normal'): string {
+  return `${prefix}:${queueName(pool, lane)}:${jobId}`;
 }
 
 /**
@@ -40,8 +45,11 @@ export function jobKey(prefix: string, pool: string, jobId: string): string {
  * queue of a pool. Declared here so that this module does not import the engine it serves.
  */
 export interface QueueHost {
-  readonly config: { readonly attempts: number; readonly backoffMs: number };
-  queue(pool: string): Pick<Queue, 'addBulk'>;
+  readonly config: { readonly attempts: number; readonly backoffMs: number; readonly prefix: string };
+  /** A pool's queue in one lane (normal when absent). */
+  queue(pool: string, lane?: Lane): Pick<Queue, 'addBulk'>;
+  /** Where the urgent runs' mirror lives (kernel/priority.ts `urgentRunsKey`). */
+  readonly redis: Pick<Redis, 'smismember'>;
   /** Set in the single-process mode: messages go there instead of to BullMQ (kernel/local-bus.ts). */
   readonly localBus?: Bus | undefined;
 }
@@ -59,7 +67,7 @@ export interface Bus {
 }
 
 /** The BullMQ implementation of {@link Bus} on `host`'s queues. */
-export function bullmqBus(host: Pick<QueueHost, 'config' | 'queue'>): Bus {
+export function bullmqBus(host: Pick<QueueHost, 'config' | 'queue' | 'redis'>): Bus {
   return { kind: 'redis', enqueue: (items) => addJobs(host, items) };
 }
 
@@ -91,18 +99,25 @@ export function enqueue(engine: QueueHost, items: readonly Outgoing[]): Promise<
 }
 
 /**
- * Adds one job per message, grouped by pool, in chunks of {@link ENQUEUE_CHUNK}.
- * A message whose job already exists is a no-op (same jobId).
+ * Adds one job per message, grouped by pool and lane, in chunks of {@link ENQUEUE_CHUNK}. A message
+ * of an urgent run (the Redis mirror, one SMISMEMBER for the call) goes on its pool's urgent lane.
+ * A message whose job already exists in its lane is a no-op (same jobId).
  */
-async function addJobs(engine: Pick<QueueHost, 'config' | 'queue'>, items: readonly Outgoing[]): Promise<void> {
-  const byPool = new Map<string, Outgoing[]>();
+async function addJobs(engine: Pick<QueueHost, 'config' | 'queue' | 'redis'>, items: readonly Outgoing[]): Promise<void> {
+  if (items.length === 0) return;
+  const urgent = await urgentAmong(engine, items.map((m) => m.runId));
+  const byLane = new Map<string, { pool: string; lane: Lane; list: Outgoing[] }>();
   for (const it of items) {
-    const list = byPool.get(it.pool);
-    if (list) list.push(it);
-    else byPool.set(it.pool, [it]);
+    const lane: Lane = urgent.has(it.runId) ? 'urgent' : 'normal';
+    const key = `${lane}:${it.pool}`;
+    const group = byLane.get(key);
+    if (group) group.list.push(it);
+    else byLane.set(key, { pool: it.pool, lane, list: [it] });
   }
-  for (const [pool, list] of byPool) {
-    const queue = engine.queue(pool);
+  // Urgent lanes first: their workers may be idle while the normal lanes have a backlog.
+  const groups = [...byLane.values()].sort((a, b) => (a.lane === b.lane ? 0 : a.lane === 'urgent' ? -1 : 1));
+  for (const { pool, lane, list } of groups) {
+    const queue = engine.queue(pool, lane);
     for (let i = 0; i < list.length; i += ENQUEUE_CHUNK) {
       const chunk = list.slice(i, i + ENQUEUE_CHUNK);
       await queue.addBulk(

@@ -36,6 +36,8 @@ export interface RunSummary {
   admission: Admission | null;
   /** The verdict in words while it waits, once it waited, or when it was refused; null when it ran at once. */
   admissionLine: string | null;
+  /** Its messages go on the urgent lanes (kernel/priority.ts, runs/mark-urgent.ts). */
+  urgent: boolean;
 }
 
 /** A run in full. */

@@ -18,6 +18,7 @@ import type { Db } from '@trellis/db/client';
 import { runAttempts } from '@trellis/db/schema/run-attempts';
 import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
+import { publishUrgent } from '../kernel/priority';
 import { recordEvents } from '../events/outbox';
 import { poolOf } from '../plan/plan';
 import { uuidv7 } from '../kernel/ids';
@@ -120,6 +121,8 @@ export async function reopenRuns(
       refused.push({ runId: p.run.id, reason: 'it changed while being re-opened (someone else re-opened it first)' });
       continue;
     }
+    // An urgent run left the Redis mirror when it ended; back on it before its jobs are added.
+    await publishUrgent(engine, [p.run.id]);
     await enqueue(
       engine,
       p.ids.map((m) => {
@@ -192,7 +195,8 @@ async function removeJobs(engine: Engine, list: readonly { id: string; pool: str
   // The in-process bus has no job besides the row; its enqueue makes the row a fresh job.
   if (engine.localBus) return;
   for (let i = 0; i < list.length; i += 200) {
-    await Promise.all(list.slice(i, i + 200).map((m) => engine.queue(m.pool).remove(m.id)));
+    // A job may be in either lane of its pool (kernel/priority.ts).
+    await Promise.all(list.slice(i, i + 200).flatMap((m) => [engine.queue(m.pool).remove(m.id), engine.queue(m.pool, 'urgent').remove(m.id)]));
   }
 }
 

@@ -8,6 +8,7 @@ import { validateMesh } from '@trellis/mesh/validate';
 import { appendAuditBy } from '../audit/append';
 import { enqueue } from '../kernel/queues';
 import { countMessages } from '../kernel/metrics';
+import { publishUrgent } from '../kernel/priority';
 import { recordEvents } from '../events/outbox';
 import { AdmissionRefusedError, InputRejectedError, MeshInvalidError, MeshNotFoundError } from '../kernel/errors';
 import { meshIdNotFound } from '../meshes/mesh-id-not-found';
@@ -68,7 +69,7 @@ export async function startRun(engine: Engine, input: StartRunInput, hooks: Star
   if (!definition) throw new MeshNotFoundError(`${mesh.name} version ${version}`);
   const findings = validateMesh(definition, await nestedResolver(db, definition), await knownTools(db, definition));
   if (hasErrors(findings)) throw new MeshInvalidError(findings);
-  return startChecked(engine, { meshId: mesh.id, meshName: mesh.name, version }, input, hooks);
+  return startChecked(engine, { meshId: mesh.id, meshName: mesh.name, version, urgent: mesh.urgent }, input, hooks);
 }
 
 /**
@@ -78,7 +79,8 @@ export async function startRun(engine: Engine, input: StartRunInput, hooks: Star
  */
 export async function startChecked(
   engine: Engine,
-  mesh: { meshId: string; meshName: string; version: number },
+  /** `urgent`: the mesh's priority default (read from the mesh row when absent). */
+  mesh: { meshId: string; meshName: string; version: number; urgent?: boolean },
   input: Omit<StartRunInput, 'meshId' | 'meshName' | 'version'>,
   hooks: StartHooks = {},
 ): Promise<{ runId: string; messageId: string }> {
@@ -106,6 +108,7 @@ export async function startChecked(
   }
   const messageId = headMessageId(runId);
   const pool = poolOf(plan.head);
+  const urgent = mesh.urgent ?? (await db.select({ urgent: meshes.urgent }).from(meshes).where(eq(meshes.id, mesh.meshId)))[0]?.urgent ?? false;
   const now = new Date();
   await db.transaction(async (tx) => {
     await tx.insert(runs).values({
@@ -120,6 +123,7 @@ export async function startChecked(
       startedAt: now,
       movedAt: now,
       admission,
+      urgent,
     });
     await hooks.inTransaction?.(tx, runId);
     await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
@@ -128,6 +132,8 @@ export async function startChecked(
     if (!hooks.auditsStart) await appendAuditBy(tx, input.userId, { action: 'run.start', target: runId, detail: { mesh: mesh.meshName, meshId: mesh.meshId, version, input: input.input.name ?? null } });
   });
   countMessages('published', 1);
+  // A run of an urgent mesh is on the urgent lanes from its head on (kernel/priority.ts).
+  if (urgent) await publishUrgent(engine, [runId]);
   await enqueue(engine, [{ pool, runId, messageId, member: plan.head.id }]);
   return { runId, messageId };
 }

@@ -39,6 +39,7 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       leaseMs: env.leaseMs,
       inlineMax: env.inlineMax,
       inlineLeaseMs: env.inlineLeaseMs,
+      reservedShare: env.reservedShare,
       crashAfterCommit: env.crashAfterCommit,
       // The embedded database is opened by one process only: its orchestrator is the only one.
       leaderLeaseMs: handle.kind === 'pglite' ? 0 : env.leaderLeaseMs,

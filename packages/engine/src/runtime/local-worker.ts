@@ -13,6 +13,9 @@
  * skips it on BullMQ, and claimed like any other once that lease lapses (its lane died with the
  * process, or handed it back). It sleeps until woken by an enqueue, a freed slot or a
  * due time it set itself, with a slow poll ({@link BACKSTOP_MS}) as the backstop.
+ * Priority (kernel/priority.ts) is honoured the same way: each claim takes rows of urgent runs
+ * first, up to `urgentSlots` of them in hand, then normal rows with the slots left (so normal work
+ * keeps the reserved share, as on BullMQ).
  */
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
@@ -24,7 +27,7 @@ import type { Outcome } from '../process/types';
 import type { Engine } from '../kernel/engine';
 import type { LocalBus } from '../kernel/local-bus';
 import { rows, textArray } from '../kernel/sql';
-import { msgStatus, msgStatuses } from '../kernel/statuses';
+import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
 import { UNDER_INLINE_LEASE } from '../process/inline-lane';
 import { stalledOut } from './relay';
 
@@ -32,7 +35,12 @@ import { stalledOut } from './relay';
 export const BACKSTOP_MS = 1_000;
 
 const Claimed = z.object({ id: z.string(), run_id: z.string(), member: z.string(), bus_tries: z.number(), bus_stalls: z.number() });
-type Claimed = z.output<typeof Claimed>;
+type Claimed = z.output<typeof Claimed> & { urgent?: boolean };
+
+/** Which rows a claim takes: of urgent runs, or of the others. */
+type Which = 'urgent' | 'normal';
+
+const URGENT_RUNS = sql`(select id from runs where urgent and status in ${runStatuses('queued', 'running', 'stalled')})`;
 
 /** Starts serving `pool` from the rows; resolves `close()` once the messages in hand are finished. */
 export function startLocalWorker(
@@ -42,8 +50,10 @@ export function startLocalWorker(
   concurrency: number,
   lane: HeavyLane,
   batcher: Batcher<Delivery, Outcome>,
+  priority: { urgentSlots: number } = { urgentSlots: concurrency },
 ): { close(): Promise<void> } {
   const held = new Set<string>();
+  let urgentHeld = 0;
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
   let kick: (() => void) | undefined;
@@ -66,7 +76,7 @@ export function startLocalWorker(
     t.unref();
   };
 
-  const claim = async (n: number): Promise<Claimed[]> =>
+  const claim = async (n: number, which: Which): Promise<Claimed[]> =>
     rows(
       engine.db,
       sql`with c as (
@@ -75,6 +85,7 @@ export function startLocalWorker(
                and (not_before is null or not_before <= now())
                and (bus_until is null or bus_until < now())
                and not ${UNDER_INLINE_LEASE}
+               ${which === 'urgent' ? sql`and run_id in ${URGENT_RUNS}` : sql`and run_id not in ${URGENT_RUNS}`}
              limit ${n} for update skip locked)
           update messages m set bus_until = now() + make_interval(secs => ${lockMs / 1000}), bus_stalls = m.bus_stalls + c.stalled::int
             from c where m.id = c.id
@@ -136,14 +147,24 @@ export function startLocalWorker(
 
   const start = (m: Claimed) => {
     held.add(m.id);
+    if (m.urgent) urgentHeld++;
     const p: Promise<void> = handle(m)
       .catch((err: unknown) => engine.log.error('worker error', { pool, error: err instanceof Error ? err.message : String(err) }))
       .finally(() => {
         held.delete(m.id);
+        if (m.urgent) urgentHeld--;
         inFlight.delete(p);
         wake();
       });
     inFlight.add(p);
+  };
+
+  // Urgent rows first (up to their slots), then normal rows with the slots left.
+  const claimByPriority = async (free: number): Promise<Claimed[]> => {
+    const urgentFree = Math.min(free, priority.urgentSlots - urgentHeld);
+    const urgent = urgentFree > 0 ? await claim(urgentFree, 'urgent') : [];
+    const normal = free - urgent.length > 0 ? await claim(free - urgent.length, 'normal') : [];
+    return [...urgent.map((m) => ({ ...m, urgent: true })), ...normal];
   };
 
   const loop = async () => {
@@ -154,7 +175,7 @@ export function startLocalWorker(
       let got = 0;
       if (free > 0) {
         try {
-          const claimed = await claim(free);
+          const claimed = await claimByPriority(free);
           got = claimed.length;
           for (const m of claimed) start(m);
         } catch (err) {

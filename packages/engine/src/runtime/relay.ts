@@ -4,13 +4,16 @@
  * dead-lettered; one re-added too often and still missing is declared lost, failing its run.
  * Existence is checked for the whole page in one Redis pipeline. A pending row under a live lease
  * is a worker's inline message (process/inline-lane.ts) and is skipped; once that lease lapses
- * (its worker died) the row has no job and is re-added like any other.
+ * (its worker died) the row has no job and is re-added like any other. A job may be in either lane
+ * of its pool (kernel/priority.ts): both are looked at, and a re-added job goes to the lane its run
+ * is on now. Each pass also repairs the Redis mirror of the urgent runs.
  */
 import { MESSAGE_STATUSES } from '@trellis/db/schema/statuses';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { enqueue, jobKey, queueName } from '../kernel/queues';
 import { countMessages } from '../kernel/metrics';
+import { syncUrgentRuns } from '../kernel/priority';
 import { deadLetter } from '../process/dead-letter';
 import { UNDER_INLINE_LEASE } from '../process/inline-lane';
 import { failRun } from '../process/run-end';
@@ -48,6 +51,7 @@ export interface RelayReport {
 }
 
 const PAGE = 2000;
+const LANES = ['normal', 'urgent'] as const;
 
 /**
  * Checks one page of open messages older than `relayAfterMs` and repairs what is missing. With
@@ -81,26 +85,41 @@ export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined,
   const lastRow = page[page.length - 1];
   if (page.length === PAGE && lastRow) report.next = { createdAt: lastRow.created_at, id: lastRow.id };
   // On the in-process bus the row is the job: none can be missing, and stalls are counted at claim.
-  if (page.length === 0 || engine.localBus) return report;
+  if (engine.localBus) return report;
+  // Before the lookups below, so that a job re-added now goes to the lane its run is on.
+  await syncUrgentRuns(engine);
+  if (page.length === 0) return report;
 
   const { prefix } = engine.config;
   const pipe = engine.redis.pipeline();
   for (const m of page) {
-    pipe.exists(jobKey(prefix, m.pool, m.id));
-    pipe.zscore(`${prefix}:${queueName(m.pool)}:failed`, m.id);
-    // BullMQ's stalled counter: how many times a worker holding the job stopped (died or froze).
-    pipe.hget(jobKey(prefix, m.pool, m.id), 'stc');
+    for (const lane of LANES) {
+      pipe.exists(jobKey(prefix, m.pool, m.id, lane));
+      pipe.zscore(`${prefix}:${queueName(m.pool, lane)}:failed`, m.id);
+      // BullMQ's stalled counter: how many times a worker holding the job stopped (died or froze).
+      pipe.hget(jobKey(prefix, m.pool, m.id, lane), 'stc');
+    }
   }
   const answers = (await pipe.exec()) ?? [];
   const missing: Candidate[] = [];
+  const per = 3 * LANES.length;
   for (const [i, m] of page.entries()) {
-    const [existsErr, exists] = answers[3 * i] ?? [];
-    const [, failedScore] = answers[3 * i + 1] ?? [];
-    const [, stalls] = answers[3 * i + 2] ?? [];
-    if (existsErr) continue;
-    if (exists === 1 && failedScore !== null && failedScore !== undefined) {
-      if (await deadLetter(engine, m.id, new Error(stalledOut(Number(stalls ?? 0))), undefined, undefined, fence)) report.dead++;
-    } else if (exists === 0) {
+    let unknown = false;
+    let found = false;
+    let failedStalls: number | undefined;
+    for (const [j] of LANES.entries()) {
+      const at = per * i + 3 * j;
+      const [existsErr, exists] = answers[at] ?? [];
+      const [, failedScore] = answers[at + 1] ?? [];
+      const [, stalls] = answers[at + 2] ?? [];
+      if (existsErr) unknown = true;
+      if (exists === 1) found = true;
+      if (exists === 1 && failedScore !== null && failedScore !== undefined) failedStalls = Number(stalls ?? 0);
+    }
+    if (unknown) continue;
+    if (failedStalls !== undefined) {
+      if (await deadLetter(engine, m.id, new Error(stalledOut(failedStalls)), undefined, undefined, fence)) report.dead++;
+    } else if (!found) {
       missing.push(m);
     }
   }

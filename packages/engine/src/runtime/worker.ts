@@ -18,14 +18,22 @@ import { DRAINED, type Outcome } from '../process/types';
 import type { Engine } from '../kernel/engine';
 import { startLocalWorker } from './local-worker';
 import { startHeartbeat } from '../kernel/heartbeats';
+import { reservedSlots } from '../kernel/priority';
 
 /** Options for {@link startWorker}. */
 export interface WorkerOptions {
   /** The pool (queue) to serve; `default` when absent. */
   pool?: string;
-  /** Jobs held at once (default 64); they are processed in batches of up to this many. */
+  /**
+   * Jobs held at once (default 64); they are processed in batches of up to this many. While urgent
+   * jobs are in hand, normal jobs get only the reserved share of these slots (engine config
+   * `reservedShare`, kernel/priority.ts) and urgent jobs the rest.
+   */
   concurrency?: number;
 }
+
+/** How long the normal lane stays held to its reserved share after the last urgent job finished, ms. */
+export const URGENT_HOLD_MS = 250;
 
 /** A started worker. */
 export interface RunningWorker {
@@ -75,30 +83,66 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
   const lane = new HeavyLane(engine, lanes);
   lane.afterCommit = () => coalesceWrites(connection);
   inline.start((items) => processBatch(engine, items, lane));
-  const batcher = new Batcher<Delivery, Outcome>(
-    (items) =>
-      processBatch(engine, items, lane).then((outcomes) => {
-        coalesceWrites(connection);
-        return outcomes;
-      }),
-    { maxBatch: Math.max(concurrency, 1), maxInFlight: engine.config.batchesInFlight },
-  );
-  const served = local ? startLocalWorker(engine, local, pool, concurrency, lane, batcher) : undefined;
+  const makeBatcher = (maxBatch: number) =>
+    new Batcher<Delivery, Outcome>(
+      (items) =>
+        processBatch(engine, items, lane).then((outcomes) => {
+          coalesceWrites(connection);
+          return outcomes;
+        }),
+      { maxBatch: Math.max(maxBatch, 1), maxInFlight: engine.config.batchesInFlight },
+    );
+  const batcher = makeBatcher(concurrency);
+  // Slots: urgent jobs may hold all but `reserved`; while any is in hand, normal jobs hold at most
+  // `reserved` (their worker's concurrency is lowered, so it stops fetching; jobs in hand finish).
+  const reserved = reservedSlots(Math.max(concurrency, 1), engine.config.reservedShare);
+  const urgentSlots = Math.max(concurrency - reserved, 1);
+  const served = local ? startLocalWorker(engine, local, pool, concurrency, lane, batcher, { urgentSlots }) : undefined;
   connection.on('error', () => undefined); // the Worker reports connection trouble through its own 'error'
-  const worker = served ? undefined : new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), {
+  const workerOptions = {
     connection,
     prefix: engine.config.prefix,
-    concurrency,
     lockDuration: engine.config.lockDurationMs,
     stalledInterval: engine.config.stalledIntervalMs,
     maxStalledCount: engine.config.maxStalledCount,
     // Completed jobs per minute for the last hour (BullMQ metrics): admission's wait estimates.
     metrics: { maxDataPoints: MetricsTime.ONE_HOUR },
-  });
+  };
+  const worker = served ? undefined : new Worker(queueName(pool), (job: Job, token?: string) => handle(engine, lane, batcher, job, token), { ...workerOptions, concurrency });
+  // The urgent lane has its own batcher: an urgent job never waits behind normal batches in flight.
+  const urgentBatcher = makeBatcher(urgentSlots);
+  let urgentInHand = 0;
+  let release: NodeJS.Timeout | undefined;
+  const throttle = (on: boolean) => {
+    if (!worker) return;
+    if (release) clearTimeout(release);
+    release = undefined;
+    if (on) worker.concurrency = Math.min(reserved, concurrency);
+    else release = setTimeout(() => (worker.concurrency = concurrency), URGENT_HOLD_MS);
+  };
+  const urgentWorker = served
+    ? undefined
+    : new Worker(
+        queueName(pool, 'urgent'),
+        async (job: Job, token?: string) => {
+          if (urgentInHand++ === 0) throttle(true);
+          try {
+            await handle(engine, lane, urgentBatcher, job, token);
+          } finally {
+            if (--urgentInHand === 0) throttle(false);
+          }
+        },
+        { ...workerOptions, concurrency: urgentSlots },
+      );
+  for (const [w, which] of [
+    [worker, 'normal'],
+    [urgentWorker, 'urgent'],
+  ] as const) {
+    w?.on('error', (err) => engine.log.error('worker error', { pool, lane: which, error: err.message }));
+    w?.on('failed', (job, err) => engine.log.info('delivery failed', { pool, lane: which, job: job?.id, error: err.message }));
+  }
   // Admission (runs/admission.ts) counts this worker and its slots while it beats.
   const heartbeat = startHeartbeat(engine, pool, concurrency);
-  worker?.on('error', (err) => engine.log.error('worker error', { pool, error: err.message }));
-  worker?.on('failed', (job, err) => engine.log.info('delivery failed', { pool, job: job?.id, error: err.message }));
   // A run that ends (failed, or cancelled by a person) stops its steps running here. The events come
   // from the orchestrator's pump; a lease renewal that reads the run's end is the fallback.
   const unsubscribe = subscribeEvents(engine, (events) => {
@@ -115,7 +159,7 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
     async close(deadline) {
       lanes.close(); // other pools' commits stop handing children to this worker
       const handBack = () => {
-        const waiting = batcher.refuse(DRAINED);
+        const waiting = batcher.refuse(DRAINED) + urgentBatcher.refuse(DRAINED);
         const stopped = lane.leases.drain();
         engine.log.warn('drain deadline passed: handing work back', { pool, waiting, stopped, inline: inline.size });
       };
@@ -123,12 +167,14 @@ export function startWorker(engine: Engine, options: WorkerOptions = {}): Runnin
       else deadline?.addEventListener('abort', handBack, { once: true });
       await heartbeat.stop();
       // Claim nothing more (pause stops fetching without waiting), then wait for the jobs in hand.
-      await worker?.pause(true);
+      await Promise.all([worker?.pause(true), urgentWorker?.pause(true)]);
       await Promise.all([
         (worker ?? served)?.close(),
+        urgentWorker?.close(),
         inline.close(deadline), // finishes the inline messages in hand; their children go to BullMQ
       ]);
       deadline?.removeEventListener('abort', handBack);
+      if (release) clearTimeout(release);
       await (await unsubscribe)?.();
       lane.leases.close();
       if (served) connection.disconnect();

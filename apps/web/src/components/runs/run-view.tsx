@@ -13,6 +13,7 @@ import { RunMesh } from './run-mesh';
 import { RunOutput } from './run-output';
 import { CANCELLABLE, ENDED } from './run-status';
 import { RunCancel } from './run-cancel';
+import { RunUrgent } from './run-urgent';
 import { RunToolCalls } from './run-tool-calls';
 import { RunTimeline } from './run-timeline';
 import { CopyId } from './copy-id';
@@ -44,6 +45,7 @@ export function RunView({ runId }: { runId: string }) {
           </h1>
           <StatusBadge status={r.status} testId="run-status" />
           {!ended && <span className="text-xs text-slate-500">updating every second</span>}
+          {(r.urgent || CANCELLABLE.has(r.status)) && <RunUrgent runId={r.id} urgent={r.urgent} canOperate={canOperate} />}
           {CANCELLABLE.has(r.status) && canOperate && <RunCancel runId={r.id} />}
         </div>
         <p className="text-sm text-slate-600">
