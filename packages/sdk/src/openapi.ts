@@ -980,17 +980,63 @@ export interface paths {
                         "application/json": components["schemas"]["Error"];
                     };
                 };
-                /** @description Not signed in. */
-                401: {
+                401: components["responses"]["Error401c"];
+                403: components["responses"]["Error403b"];
+                503: components["responses"]["Unavailable"];
+                default: components["responses"]["UnexpectedError"];
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/backup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Snapshot the embedded database (admins).
+         * @description A consistent copy taken while runs go on (between transactions, after a CHECKPOINT): PGlite's gzipped data directory, base64-encoded. `trellis restore <file>` loads it. Recorded in the audit trail as `backup.create`.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The snapshot. */
+                200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["Error"];
+                        "application/json": {
+                            /** @constant */
+                            format: "pglite-datadir-tar-gzip";
+                            createdAt: string;
+                            /** @description Size of the snapshot (decoded), in bytes. */
+                            bytes: number;
+                            /** @description Hex SHA-256 of the decoded snapshot. */
+                            sha256: string;
+                            /** @description The snapshot, base64. */
+                            data: string;
+                        };
                     };
                 };
-                /** @description Not an admin (or the token lacks scope "admin"). */
-                403: {
+                401: components["responses"]["Error401c"];
+                403: components["responses"]["Error403b"];
+                /** @description The database is Postgres: back it up with pg_dump or pg_basebackup. */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1154,6 +1200,7 @@ export interface components {
                 at: string;
             }) | null;
             admissionLine: string | null;
+            urgent: boolean;
             severity: ("critical" | "project" | "capacity") | null;
             /**
              * @description ISO 8601 time.
@@ -1307,6 +1354,24 @@ export interface components {
         };
         /** @description No such job for this service. */
         Error404b: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not signed in. */
+        Error401c: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Not an admin (or the token lacks scope "admin"). */
+        Error403b: {
             headers: {
                 [name: string]: unknown;
             };
