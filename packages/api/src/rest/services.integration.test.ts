@@ -109,6 +109,7 @@ describe('service REST API with the sdk', () => {
     const doc = openApiDocument() as unknown as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths).sort()).toEqual([
+      '/api/v1/admin/backup',
       '/api/v1/approvals/{id}/decision',
       '/api/v1/audit',
       '/api/v1/hooks/{id}',

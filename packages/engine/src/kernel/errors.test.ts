@@ -76,14 +76,15 @@ function engineModules(): string[] {
 
 /** Names of every class in the engine's source that descends from EngineError, read from the text. */
 function declaredSubclasses(files: string[]): Set<string> {
-  const parents = new Map<string, string>();
+  // A name may be declared twice in different modules (one an EngineError, one not): any counts.
+  const parents = new Map<string, string[]>();
   for (const file of files) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/\bclass\s+(\w+)\s+extends\s+(\w+)/g)) parents.set(m[1] ?? '', m[2] ?? '');
+    for (const m of readFileSync(file, 'utf8').matchAll(/\bclass\s+(\w+)\s+extends\s+(\w+)/g)) {
+      const name = m[1] ?? '';
+      parents.set(name, [...(parents.get(name) ?? []), m[2] ?? '']);
+    }
   }
-  const descends = (name: string): boolean => {
-    const parent = parents.get(name);
-    return parent === 'EngineError' || (parent !== undefined && descends(parent));
-  };
+  const descends = (name: string): boolean => (parents.get(name) ?? []).some((parent) => parent === 'EngineError' || (parent !== name && descends(parent)));
   return new Set([...parents.keys()].filter(descends));
 }
 

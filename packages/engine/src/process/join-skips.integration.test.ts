@@ -65,7 +65,7 @@ describe('keyed join: skips, keys and frames', () => {
       await db.execute(sql`delete from join_parts where message_id <> 'm-a'`);
       await db.execute(sql`update joins set received = 1, skipped = 0, fired_at = null`);
       const fired = await db.transaction((tx) => arrive(tx, order));
-      expect(fired).toEqual([{ msg: c, member: combine, key: 'inner', item: { payload: { text: 'a c ' }, frames: [OUTER], void: false } }]);
+      expect(fired).toEqual([{ msg: c, member: combine, key: 'inner', item: { payload: { text: 'a c ' }, frames: [OUTER], void: false }, waitedSeconds: expect.any(Number) as number }]);
       expect(await joins()).toEqual([{ key: 'inner', received: 3, skipped: 1, fired: true }]);
     }
   });
@@ -80,7 +80,7 @@ describe('keyed join: skips, keys and frames', () => {
         { msg: second, member: combine, skip: { partId: 'p-2' } },
       ]),
     );
-    expect(fired).toEqual([{ msg: second, member: combine, key: 'inner', item: { payload: { text: '' }, frames: [OUTER], void: false } }]);
+    expect(fired).toEqual([{ msg: second, member: combine, key: 'inner', item: { payload: { text: '' }, frames: [OUTER], void: false }, waitedSeconds: expect.any(Number) as number }]);
     // A skip redelivered counts once: nothing fires again.
     expect(await db.transaction((tx) => arrive(tx, [{ msg: second, member: combine, skip: { partId: 'p-2' } }]))).toEqual([]);
     expect(await joins()).toEqual([{ key: 'inner', received: 2, skipped: 2, fired: true }]);

@@ -5,6 +5,7 @@ import { allowInternal, saveOrThrow, useWorlds, type TestWorld } from '../../tes
 import type { AgentRunner } from '../kernel/engine';
 import { agentRunner } from '../runtime/agent-runner';
 import { startFakeOpenAI, type FakeOpenAI } from '../members/agent/test/fake-openai';
+import { AdmissionRefusedError } from '../kernel/errors';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { spentSoFar } from '../budgets/spend-ledger';
@@ -71,12 +72,17 @@ describe('spend budgets', () => {
     expect(view.causeMessage).toMatch(/agent writer spent \$0\.004000 in this run, over its budget of \$0\.003/);
   }, 60_000);
 
-  it('holds tokensPerDay across runs: the next run refuses before calling the model', async () => {
+  it('holds tokensPerDay across runs: the next run is refused at admission, before calling the model', async () => {
     const world = await governedWorld();
     const meshId = await saveOrThrow(world, mesh('tokens-day', { tokensPerDay: 1500 }));
     expect((await run(world, meshId, 'one')).status).toBe('done');
     const calls = fake.requests.length;
-    const view = await run(world, meshId, 'two');
+    const refused = await startRun(world.engine, { meshId, input: { payload: { text: 'two' } } }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(refused).toBeInstanceOf(AdmissionRefusedError);
+    const view = await waitForRun(world.engine.db, (refused as AdmissionRefusedError).runId, { timeoutMs: 10_000 });
     expect(view.cause).toBe('budget_spent');
     expect(view.causeMessage).toMatch(/agent writer already spent 1500 tokens today \(UTC\), its budget is 1500 tokens/);
     expect(fake.requests.length).toBe(calls);
