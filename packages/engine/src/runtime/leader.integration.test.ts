@@ -181,11 +181,11 @@ describe('orchestrator leader lease', () => {
     const { runId } = await startRun(world.engine, { meshId, input: { bytes: doc } });
     const done = async () => (await rows<{ n: number }>(world.engine.db, sql`select count(*)::int as n from messages where run_id = ${runId} and status = 'done'`))[0]?.n ?? 0;
     await until(async () => (await done()) >= 60, 60_000, 'the run is under way');
-    await sleep(1200); // at least one schedule tick under the first leader
-    // The pool stops serving before the kill, so the run is certainly still going through the
-    // takeover however fast this machine finishes it; a fresh pool serves it once the standby leads.
+    // The pool stops serving at once, so the run is certainly still going through the takeover
+    // however fast this machine finishes it; a fresh pool serves it once the standby leads.
     await pool.close();
     runtimes.splice(runtimes.indexOf(pool), 1);
+    await sleep(1200); // at least one schedule tick under the first leader
 
     leader.signal('SIGKILL');
     const killedAt = performance.now();
