@@ -23,7 +23,7 @@ export interface Fence {
 }
 
 /** A fenced write was refused: the lease `name` was taken over (its token moved on) or expired. */
-export class LeaseLostError extends EngineError {
+export class FenceLostError extends EngineError {
   static override readonly httpStatus = 409;
   constructor(
     readonly fence: Fence,
@@ -39,7 +39,7 @@ const LeaseRow = z.object({ holder: z.string(), token: z.string(), live: z.boole
  * Checks, inside the caller's transaction `tx`, that `fence` still holds its lease, and locks the
  * lease row until `tx` ends so no takeover lands in between. Without a fence (a duty called outside
  * the orchestrator: tests, the CLI, the embedded single process) it does nothing.
- * @throws LeaseLostError when the row is gone, names another holder or token, or has expired
+ * @throws FenceLostError when the row is gone, names another holder or token, or has expired
  *   (database clock).
  */
 export async function fenced(tx: Queryable, fence: Fence | undefined): Promise<void> {
@@ -50,7 +50,7 @@ export async function fenced(tx: Queryable, fence: Fence | undefined): Promise<v
           from orchestrator_lease where name = ${fence.name} for share`,
     LeaseRow,
   );
-  if (!row) throw new LeaseLostError(fence, 'the lease row is gone');
-  if (row.token !== fence.token || row.holder !== fence.holder) throw new LeaseLostError(fence, `${row.holder} took it over with token ${row.token}`);
-  if (!row.live) throw new LeaseLostError(fence, 'it expired without renewal');
+  if (!row) throw new FenceLostError(fence, 'the lease row is gone');
+  if (row.token !== fence.token || row.holder !== fence.holder) throw new FenceLostError(fence, `${row.holder} took it over with token ${row.token}`);
+  if (!row.live) throw new FenceLostError(fence, 'it expired without renewal');
 }

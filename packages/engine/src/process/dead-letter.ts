@@ -43,7 +43,7 @@ export async function releaseForRetry(engine: Engine, messageId: string, err: Er
  * the message's lease still carries it (fencing: a stale delivery dead-letters nothing). With
  * `fence` (the orchestrator leader's relay) only while that fence holds the leader's lease.
  * @returns false when the message had already finished (nothing changed).
- * @throws LeaseLostError when `fence` lost its lease; nothing is dead-lettered then.
+ * @throws FenceLostError when `fence` lost its lease; nothing is dead-lettered then.
  */
 export async function deadLetter(engine: Engine, messageId: string, err: Error, cause?: Cause, leaseToken?: string, fence?: Fence): Promise<boolean> {
   // The label is read before the transaction: the embedded database allows no query beside an open one.

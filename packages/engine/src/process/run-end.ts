@@ -32,7 +32,7 @@ const UnfiredJoinRow = z.object({ run_id: z.string(), member: z.string(), expect
  * With `fence` (the orchestrator leader's sweep, runtime/leader.ts) each ending transaction first
  * checks the lease (kernel/fence.ts).
  * @returns the ids of the runs it ended `done`.
- * @throws LeaseLostError when `fence` no longer holds its lease; nothing is ended then.
+ * @throws FenceLostError when `fence` no longer holds its lease; nothing is ended then.
  */
 export async function finalizeRuns(engine: Engine, runIds: readonly string[], fence?: Fence): Promise<string[]> {
   if (runIds.length === 0) return [];

@@ -8,7 +8,10 @@ import type pg from 'pg';
 import { messages } from '@trellis/db/schema/messages';
 import { liveWorkers, startHeartbeat } from '../kernel/heartbeats';
 import { loadPlan } from '../plan/plan';
-import { admit } from './admission';
+import { admit, failOverdueWaits } from './admission';
+import { sql } from 'drizzle-orm';
+import { FenceLostError } from '../kernel/fence';
+import { acquireLease, ORCHESTRATOR_LEASE } from '../runtime/leader';
 import { getRun } from './get-run';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';
@@ -209,5 +212,23 @@ describe('admission (Postgres, Redis)', () => {
     } finally {
       await orchestrator.close();
     }
+  });
+
+  it('a deposed leader cannot fail an overdue run: the wait pass runs under the fence', async () => {
+    const world = await worlds.open();
+    const meshId = await saveOrThrow(world, onGpu({ capacityWaitSeconds: 1 }));
+    const { runId } = await startRun(world.engine, { meshId, input: { payload: {} } });
+    const { db } = world.engine;
+    // Admitted to wait an hour ago: overdue for any pass that may write.
+    await db.execute(sql`update runs set admission = jsonb_set(admission, '{at}', to_jsonb((now() - interval '1 hour')::text)) where id = ${runId}`);
+    const old = await acquireLease(db, ORCHESTRATOR_LEASE, 'old', 60_000);
+    if (!old) throw new Error('no lease');
+    // Another orchestrator takes over: the token moves on.
+    await db.execute(sql`update orchestrator_lease set holder = 'new', token = token + 1`);
+    await expect(failOverdueWaits(world.engine, old)).rejects.toBeInstanceOf(FenceLostError);
+    expect((await admissionOf(world, runId)).status).toBe('running');
+    const next = { ...old, holder: 'new', token: String(Number(old.token) + 1) };
+    expect(await failOverdueWaits(world.engine, next)).toEqual([runId]);
+    expect((await admissionOf(world, runId)).cause).toBe('capacity_wait_exceeded');
   });
 });

@@ -28,6 +28,7 @@ import { overBudget, spentSoFar } from '../budgets/spend-ledger';
 import { agentOfStep } from '../members/workflow/steps/agent';
 import { liveWorkers } from '../kernel/heartbeats';
 import { failRun } from '../process/run-end';
+import { fenced, type Fence } from '../kernel/fence';
 import { duration, messagesAhead, type Admission, type WaitResource } from './admission-verdict';
 
 /** The agents of a mesh: agent members, and the agent steps of workflows (as their workflow's member). */
@@ -193,22 +194,27 @@ const ISO = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
  * (`admission.startedAt`, `settledAt`) or that ended otherwise (`settledAt`), then fails the running
  * or stalled runs still waiting past their `waitLimitSeconds` with `capacity_wait_exceeded`, the
  * cause text saying how long and the wait's own sentence; their waiting messages are cancelled so
- * no worker starts them later.
+ * no worker starts them later. With `fence` (the orchestrator leader's pass, runtime/leader.ts)
+ * each of its transactions first checks the lease (kernel/fence.ts), so a deposed leader fails no run.
  * @returns the runs it failed.
+ * @throws FenceLostError when `fence` no longer holds its lease; nothing more is written then.
  */
-export async function failOverdueWaits(engine: Engine): Promise<string[]> {
+export async function failOverdueWaits(engine: Engine, fence?: Fence): Promise<string[]> {
   const { db } = engine;
-  await db.execute(
-    sql`update runs set admission = admission || jsonb_build_object('startedAt', to_char(m.started_at at time zone 'UTC', ${ISO}), 'settledAt', to_char(now() at time zone 'UTC', ${ISO}))
-          from (select run_id, min(coalesce(started_at, finished_at, now())) as started_at from messages
-                 where run_id in (select id from runs where ${WAITING})
-                   and status in ${msgStatuses('running', 'done', 'dead', 'parked', 'filtered')} group by run_id) m
-         where m.run_id = runs.id and ${WAITING}`,
-  );
-  await db.execute(
-    sql`update runs set admission = admission || jsonb_build_object('settledAt', to_char(coalesce(ended_at, now()) at time zone 'UTC', ${ISO}))
-         where ${WAITING} and status not in ${runStatuses('running', 'stalled', 'queued')}`,
-  );
+  await db.transaction(async (tx) => {
+    await fenced(tx, fence);
+    await tx.execute(
+      sql`update runs set admission = admission || jsonb_build_object('startedAt', to_char(m.started_at at time zone 'UTC', ${ISO}), 'settledAt', to_char(now() at time zone 'UTC', ${ISO}))
+            from (select run_id, min(coalesce(started_at, finished_at, now())) as started_at from messages
+                   where run_id in (select id from runs where ${WAITING})
+                     and status in ${msgStatuses('running', 'done', 'dead', 'parked', 'filtered')} group by run_id) m
+           where m.run_id = runs.id and ${WAITING}`,
+    );
+    await tx.execute(
+      sql`update runs set admission = admission || jsonb_build_object('settledAt', to_char(coalesce(ended_at, now()) at time zone 'UTC', ${ISO}))
+           where ${WAITING} and status not in ${runStatuses('running', 'stalled', 'queued')}`,
+    );
+  });
   const overdue = await rows(
     db,
     sql`select id, admission ->> 'sentence' as sentence, (admission ->> 'waitLimitSeconds')::int as limit_seconds,
@@ -222,6 +228,7 @@ export async function failOverdueWaits(engine: Engine): Promise<string[]> {
   for (const r of overdue) {
     const detail = `it waited ${duration(r.waited)}, past its limit of ${duration(r.limit_seconds)}. ${r.sentence}`;
     const ended = await db.transaction(async (tx) => {
+      await fenced(tx, fence);
       const done = await failRun(tx, r.id, { cause: 'capacity_wait_exceeded', detail });
       if (done) {
         await tx.execute(sql`update messages set status = ${msgStatus('cancelled')}, finished_at = now()

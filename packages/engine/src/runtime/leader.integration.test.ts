@@ -22,7 +22,7 @@ import {
   type TestWorld,
   type WorkerProcess,
 } from '../../test/harness';
-import { fenced, LeaseLostError, type Fence } from '../kernel/fence';
+import { fenced, FenceLostError, type Fence } from '../kernel/fence';
 import { rows } from '../kernel/sql';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
@@ -96,7 +96,7 @@ describe('orchestrator leader lease', () => {
 
     const runId = await stalledRun(world, meshId);
     // The old leader resumes (after a pause) and runs its stall detector: refused, nothing written.
-    await expect(detectStalls(world.engine, old)).rejects.toBeInstanceOf(LeaseLostError);
+    await expect(detectStalls(world.engine, old)).rejects.toBeInstanceOf(FenceLostError);
     await expect(db.transaction((tx) => fenced(tx, old))).rejects.toThrow(/fencing token 1 is no longer held by old: new took it over with token 2/);
     expect(await runStatus(world, runId)).toBe('running');
     // The new leader's write goes through.

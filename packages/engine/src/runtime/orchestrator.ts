@@ -3,7 +3,7 @@
  * and every `relayAfterMs` the outbox relay; beside it the event pump and the entry loops
  * (schedules, webhook callbacks). Several orchestrators may run side by side: these are singleton
  * duties, done only by the one holding the leader's lease (runtime/leader.ts), whose finalizing,
- * stall flagging, dead-lettering, lost marking and schedule firings carry its fencing token
+ * admission failures, stall flagging, dead-lettering, lost marking and schedule firings carry its fencing token
  * (kernel/fence.ts). The others stand by, ready, and take over when the lease lapses or is released.
  */
 import { sql } from 'drizzle-orm';
@@ -63,7 +63,7 @@ export function startOrchestrator(engine: Engine, options: OrchestratorOptions =
       await sweepRuns(engine, fence);
       await sweepParked(engine);
       // Runs admitted to wait (runs/admission.ts): note those that started, fail those past their limit.
-      const overdue = await failOverdueWaits(engine);
+      const overdue = await failOverdueWaits(engine, fence);
       if (overdue.length > 0) engine.log.warn('runs waited past their capacity limit', { runs: overdue });
       const { vacuumEveryMs, analyzeEveryMs } = engine.config;
       if (vacuumEveryMs > 0 && Date.now() - vacuumedAt >= vacuumEveryMs) {

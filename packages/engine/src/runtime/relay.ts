@@ -57,7 +57,7 @@ const LANES = ['normal', 'urgent'] as const;
  * Checks one page of open messages older than `relayAfterMs` and repairs what is missing. With
  * `fence` (the orchestrator leader's pass) its dead-lettering and lost marking check the leader's
  * lease in their transactions (kernel/fence.ts).
- * @throws LeaseLostError when `fence` lost its lease.
+ * @throws FenceLostError when `fence` lost its lease.
  */
 export async function relayOnce(engine: Engine, cursor: RelayCursor | undefined, fence?: Fence): Promise<RelayReport> {
   const after = cursor ?? { createdAt: '-infinity', id: '' };

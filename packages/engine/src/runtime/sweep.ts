@@ -15,7 +15,7 @@ import { fenced, type Fence } from '../kernel/fence';
  * transaction that fails its run.) Checks at most 500 runs per pass, oldest first. With `fence`,
  * only while it holds the leader's lease (kernel/fence.ts).
  * @returns how many runs it ended.
- * @throws LeaseLostError when `fence` lost its lease.
+ * @throws FenceLostError when `fence` lost its lease.
  */
 export async function sweepRuns(engine: Engine, fence?: Fence): Promise<number> {
   const open = await rows(
@@ -33,7 +33,7 @@ export async function sweepRuns(engine: Engine, fence?: Fence): Promise<number> 
  * run that moves again runs on, and its item clears itself (lifecycle/clear-stalled.ts). Flagging
  * and the Action Center items are one transaction; with `fence` it first checks the leader's lease.
  * @returns the ids of the runs it flagged.
- * @throws LeaseLostError when `fence` lost its lease; nothing is flagged then.
+ * @throws FenceLostError when `fence` lost its lease; nothing is flagged then.
  */
 export async function detectStalls(engine: Engine, fence?: Fence): Promise<string[]> {
   const seconds = Math.round(engine.config.stallAfterMs / 1000);

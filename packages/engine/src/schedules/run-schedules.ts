@@ -13,7 +13,7 @@ import { schedules } from '@trellis/db/schema/schedules';
 import { SYSTEM_ACTOR } from '../audit/append';
 import type { Engine } from '../kernel/engine';
 import { describeError } from '../kernel/errors';
-import { fenced, LeaseLostError, type Fence } from '../kernel/fence';
+import { fenced, FenceLostError, type Fence } from '../kernel/fence';
 import { startEntryRun } from '../runs/start-entry-run';
 import { nextTick, parseCron, ticksUntil } from './cron';
 
@@ -36,7 +36,7 @@ export function tickKey(scheduleId: string, tick: Date): string {
 /**
  * Runs one pass at `now` (default: the clock). With `fence` (the orchestrator leader's entry loop)
  * each firing's run start and each `next_at` move check the leader's lease in their transaction.
- * @throws LeaseLostError when `fence` lost its lease; the tick in hand starts no run then.
+ * @throws FenceLostError when `fence` lost its lease; the tick in hand starts no run then.
  */
 export async function runDueSchedules(engine: Engine, now = new Date(), fence?: Fence): Promise<SchedulePass> {
   const due = await engine.db
@@ -76,7 +76,7 @@ export async function runDueSchedules(engine: Engine, now = new Date(), fence?: 
         lastRunId = answer.runId;
         pass.started.push({ scheduleId: s.id, tick, runId: answer.runId, reused: answer.reused });
       } catch (err) {
-        if (err instanceof LeaseLostError) throw err;
+        if (err instanceof FenceLostError) throw err;
         // The mesh cannot run, or was removed: the tick is spent, the reason kept on the schedule.
         lastError = describeError(err).message;
         engine.log.warn('schedule tick started no run', { schedule: s.name, tick: tick.toISOString(), error: lastError });
