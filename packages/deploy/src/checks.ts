@@ -2,7 +2,7 @@
  * Rules the rendered deployment files must keep beyond their schemas: probes, requests and limits,
  * a PodDisruptionBudget per Deployment, a stop timeout longer than the drain, references that
  * resolve, and, where KEDA scales the workers, one ScaledObject per pool reading that pool's BullMQ
- * lists under the engine's own key names. Every check returns problems as sentences naming the
+ * lists (both lanes) under the engine's own key names. Every check returns problems as sentences naming the
  * object and field; an empty list means the rules hold. Run them on objects that passed
  * schema.ts, whose shapes they then rely on.
  */
@@ -20,6 +20,7 @@ import { parse } from 'yaml';
 // The deployment files name Redis keys and settings the engine defines: ask the engine itself.
 import { loadEngineEnv } from '../../engine/src/kernel/env';
 import { queueName } from '../../engine/src/kernel/queues';
+import { reservedSlots } from '../../engine/src/kernel/priority';
 import type { K8sObject } from './render';
 
 /** Kubernetes' default terminationGracePeriodSeconds. */
@@ -185,16 +186,21 @@ function poolOf(d: IDeployment): string | undefined {
  * Worker Deployments (app.kubernetes.io/component=worker) each serve one pool, named by
  * TRELLIS_POOLS. With `scaled`, each has exactly one ScaledObject targeting it and no fixed
  * replicas, whose redis triggers read that pool's lists: one the wait list
- * `<prefix>:<queueName(pool)>:wait`, the rest other lists of the same queue, prefix and queue
- * name as the engine derives them; a trigger on the active list targets TRELLIS_CONCURRENCY. Triggers use only the redis scaler's documented metadata and
- * a TriggerAuthentication whose Secret keys exist. Without `scaled`, the build has no ScaledObject.
+ * `<prefix>:<queueName(pool)>:wait`, one the urgent lane's wait list
+ * `<prefix>:<queueName(pool, 'urgent')>:wait`, the rest other lists of those two queues, prefix and
+ * queue names as the engine derives them. A trigger on the normal active list targets
+ * TRELLIS_CONCURRENCY; one on the urgent active list the slots urgent work may hold
+ * (TRELLIS_CONCURRENCY less kernel/priority.ts `reservedSlots` for TRELLIS_RESERVED_SHARE).
+ * Triggers use only the redis scaler's documented metadata and a TriggerAuthentication whose
+ * Secret keys exist. Without `scaled`, the build has no ScaledObject.
  */
 export function scalingProblems(objects: readonly K8sObject[], scaled: boolean): string[] {
   const config = trellisConfig(objects);
   if (!config) return [`no ConfigMap ${CONFIG_NAME} in the build`];
   const problems: string[] = [];
   const prefix = queuePrefixOf(config);
-  const concurrency = engineEnvOf(config).concurrency;
+  const { concurrency, reservedShare } = engineEnvOf(config);
+  const urgentSlots = concurrency - reservedSlots(Math.max(concurrency, 1), reservedShare);
   const workers = ofKind<IDeployment>(objects, 'Deployment').filter((d) => d.spec?.template.metadata?.labels?.['app.kubernetes.io/component'] === 'worker');
   const scaledObjects = ofKind<IScaledObject>(objects, 'ScaledObject');
   const auths = ofKind<ITriggerAuthentication>(objects, 'TriggerAuthentication');
@@ -219,18 +225,29 @@ export function scalingProblems(objects: readonly K8sObject[], scaled: boolean):
     }
     const so = mine[0];
     const queueKeys = `${prefix}:${queueName(pool)}:`;
+    const urgentKeys = `${prefix}:${queueName(pool, 'urgent')}:`;
     const redis = (so?.spec?.triggers ?? []).filter((t) => t.type === 'redis');
     if (!redis.some((t) => t.metadata.listName === `${queueKeys}wait`)) {
       problems.push(`ScaledObject ${name(so ?? {})} has no redis trigger on ${queueKeys}wait, the wait list of pool ${pool}`);
     }
+    if (!redis.some((t) => t.metadata.listName === `${urgentKeys}wait`)) {
+      problems.push(`ScaledObject ${name(so ?? {})} has no redis trigger on ${urgentKeys}wait, the urgent lane's wait list of pool ${pool}`);
+    }
     for (const t of redis) {
       const at = `ScaledObject ${name(so ?? {})} trigger ${t.name ?? t.metadata.listName ?? '?'}`;
-      if (!t.metadata.listName?.startsWith(queueKeys)) problems.push(`${at} reads ${t.metadata.listName ?? 'no list'}, not a list of ${queueKeys}*`);
+      const list = t.metadata.listName;
+      if (!list?.startsWith(queueKeys) && !list?.startsWith(urgentKeys)) {
+        problems.push(`${at} reads ${list ?? 'no list'}, not a list of ${queueKeys}* or ${urgentKeys}*`);
+      }
       for (const key of Object.keys(t.metadata)) if (!REDIS_TRIGGER_METADATA.has(key)) problems.push(`${at} has unknown metadata ${key}`);
       if (t.metadata.listLength !== undefined && !/^[1-9][0-9]*$/.test(t.metadata.listLength)) problems.push(`${at} listLength must be a positive integer`);
       // The active list holds at most TRELLIS_CONCURRENCY jobs per pod: that is one pod's worth.
-      if (t.metadata.listName === `${queueKeys}active` && Number(t.metadata.listLength) !== concurrency) {
+      if (list === `${queueKeys}active` && Number(t.metadata.listLength) !== concurrency) {
         problems.push(`${at} listLength ${t.metadata.listLength ?? '(unset)'} should be TRELLIS_CONCURRENCY ${concurrency}, the jobs one pod holds`);
+      }
+      // Urgent jobs hold at most the slots the reserved share leaves them on a pod.
+      if (list === `${urgentKeys}active` && Number(t.metadata.listLength) !== urgentSlots) {
+        problems.push(`${at} listLength ${t.metadata.listLength ?? '(unset)'} should be ${urgentSlots}, the urgent jobs one pod holds (TRELLIS_CONCURRENCY ${concurrency} less the TRELLIS_RESERVED_SHARE ${reservedShare})`);
       }
       const authName = t.authenticationRef?.name;
       const auth = auths.find((a) => name(a) === authName);

@@ -73,7 +73,7 @@ describe.each(Object.keys(OVERLAYS) as Overlay[])('overlay %s', (overlay) => {
     expect(serviceProblems(rendered[overlay])).toEqual([]);
   });
 
-  test(OVERLAYS[overlay].scaled ? 'every worker pool has a ScaledObject on its wait list' : 'no KEDA objects', () => {
+  test(OVERLAYS[overlay].scaled ? 'every worker pool has a ScaledObject on its wait lists, normal and urgent' : 'no KEDA objects', () => {
     expect(scalingProblems(rendered[overlay], OVERLAYS[overlay].scaled)).toEqual([]);
   });
 });
@@ -89,7 +89,9 @@ test('the queue prefix the ScaledObjects read is the one the engine derives from
   const config = trellisConfig(rendered.production);
   expect(config).toBeDefined();
   expect(queuePrefixOf(config ?? {})).toBe('{trellis}');
-  expect(firstTrigger(find(rendered.production, 'ScaledObject', 'trellis-worker-agents')).listName).toBe('{trellis}:pool-agents:wait');
+  const agents = find(rendered.production, 'ScaledObject', 'trellis-worker-agents');
+  expect(firstTrigger(agents).listName).toBe('{trellis}:pool-agents:wait');
+  expect(agents.spec?.triggers.find((t) => t.name === 'urgent-wait')?.metadata.listName).toBe('{trellis}:pool-agents.urgent:wait');
 });
 
 test('the production placeholders are refused at start, so none can run by mistake', () => {
@@ -174,6 +176,21 @@ describe('the guards refuse broken files', () => {
     const problems = scalingProblems(withoutAgents, true);
     expect(problems).toContain('ScaledObject trellis-worker-default has no redis trigger on {trellis}:pool-default:wait, the wait list of pool default');
     expect(problems).toContain('worker Deployment trellis-worker-agents (pool agents) is the target of 0 ScaledObjects; it needs exactly one');
+  });
+
+  test('a pool whose ScaledObject misses the urgent lane, or reads another pool\'s, fails the scaling rules', () => {
+    const objects = clone(rendered.production);
+    const so = find(objects, 'ScaledObject', 'trellis-worker-default');
+    if (so.spec) so.spec.triggers = so.spec.triggers.filter((t) => t.name !== 'urgent-wait');
+    const agents = find(objects, 'ScaledObject', 'trellis-worker-agents').spec?.triggers.find((t) => t.name === 'urgent-active');
+    if (agents) agents.metadata.listName = '{trellis}:pool-default.urgent:active';
+    const urgentActive = so.spec?.triggers.find((t) => t.name === 'urgent-active');
+    if (urgentActive) urgentActive.metadata.listLength = '200';
+    const problems = scalingProblems(objects, true);
+    expect(problems).toContain("ScaledObject trellis-worker-default has no redis trigger on {trellis}:pool-default.urgent:wait, the urgent lane's wait list of pool default");
+    expect(problems).toContain('ScaledObject trellis-worker-agents trigger urgent-active reads {trellis}:pool-default.urgent:active, not a list of {trellis}:pool-agents:* or {trellis}:pool-agents.urgent:*');
+    expect(problems).toContain('ScaledObject trellis-worker-default trigger urgent-active listLength 200 should be 160, the urgent jobs one pod holds (TRELLIS_CONCURRENCY 200 less the TRELLIS_RESERVED_SHARE 0.2)');
+    expect(problems).toHaveLength(3);
   });
 
   test('a misspelt trigger setting, a missing Secret key or an active target unlike the concurrency fails the scaling rules', () => {
