@@ -3,7 +3,10 @@
  * by runtime/tracing.ts when OTEL_EXPORTER_OTLP_ENDPOINT is set). One trace per run: its trace id
  * is derived from the run id alone ({@link runTraceId}), so the spans every worker process writes
  * for one run land in one trace without passing any context along the queue. Each step's span is a
- * child of the run's root span id ({@link runRootSpanId}), also derived from the run id.
+ * child of the run's root span id ({@link runRootSpanId}), also derived from the run id; the root
+ * span itself is written once the run has ended ({@link recordRunSpan}, by the orchestrator's event
+ * pump), from the run's creation to its end, with those same ids (runtime/tracing.ts's id
+ * generator hands them to the SDK).
  * While tracing is off nothing here allocates a span: the hot path pays one boolean test.
  */
 import { createHash } from 'node:crypto';
@@ -43,6 +46,69 @@ export function runRootSpanId(runId: string): string {
 /** A context whose (remote) parent is run `runId`'s root span, for spans of that run. */
 export function runContext(runId: string): Context {
   return trace.setSpanContext(ROOT_CONTEXT, { traceId: runTraceId(runId), spanId: runRootSpanId(runId), traceFlags: TraceFlags.SAMPLED, isRemote: true });
+}
+
+/** The trace and span ids the span being started must take, while {@link recordRunSpan} starts one. */
+let planned: { traceId: string; spanId: string } | undefined;
+
+/**
+ * The ids the SDK must give the span it is starting right now, or undefined for ids of its own
+ * (runtime/tracing.ts's id generator asks this first). Set only inside {@link recordRunSpan}'s
+ * synchronous `startSpan`.
+ */
+export function plannedSpanIds(): { traceId: string; spanId: string } | undefined {
+  return planned;
+}
+
+/** What a run's root span says about its run. */
+export interface RunSpan {
+  runId: string;
+  meshId: string;
+  meshName: string;
+  /** How the run ended: `done`, `failed` or `cancelled`. */
+  status: string;
+  cause: string | null;
+  /** The cause in words (`runs.cause_message`), the error status's message when it failed. */
+  causeMessage: string | null;
+  /** When the run was created and when it ended, ms since the epoch. */
+  createdAt: number;
+  endedAt: number;
+}
+
+/**
+ * Records an ended run's root span `run <mesh name>`, from its creation to its end: trace id
+ * {@link runTraceId}, span id {@link runRootSpanId}, no parent, so its step spans hang under it.
+ * Attributes `trellis.run_id`, `trellis.mesh_id`, `trellis.mesh`, `trellis.status` and, when it
+ * failed, `trellis.cause`; status OK when done, ERROR (with the cause in words) when failed, unset
+ * when cancelled. A no-op while tracing is off.
+ */
+export function recordRunSpan(r: RunSpan): void {
+  if (!enabled) return;
+  planned = { traceId: runTraceId(r.runId), spanId: runRootSpanId(r.runId) };
+  let span;
+  try {
+    span = trace.getTracer(TRACER_NAME).startSpan(
+      `run ${r.meshName}`,
+      {
+        kind: SpanKind.INTERNAL,
+        root: true,
+        startTime: r.createdAt,
+        attributes: {
+          'trellis.run_id': r.runId,
+          'trellis.mesh_id': r.meshId,
+          'trellis.mesh': r.meshName,
+          'trellis.status': r.status,
+          ...(r.cause ? { 'trellis.cause': r.cause } : {}),
+        },
+      },
+      ROOT_CONTEXT,
+    );
+  } finally {
+    planned = undefined;
+  }
+  if (r.status === 'done') span.setStatus({ code: SpanStatusCode.OK });
+  else if (r.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: r.causeMessage ?? r.cause ?? 'failed' });
+  span.end(Math.max(r.endedAt, r.createdAt));
 }
 
 /** What a step span says about its message. */

@@ -1,13 +1,15 @@
 /**
  * Step spans reach an OTLP/HTTP collector: a real HTTP server here decodes what the SDK's JSON
  * exporter sends. One trace per run, its id derived from the run id; one span per message step,
- * carrying the run, message, member, kind and attempt.
+ * carrying the run, message, member, kind and attempt, each a child of the run's root span, which
+ * is sent once the run has ended and lasts from its creation to its end.
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { WORD_SPLIT, saveOrThrow, useWorlds } from '../../test/harness';
+import { until } from '../../test/recorder';
 import { rows } from '../kernel/sql';
 import { msgStatus } from '../kernel/statuses';
 import { runRootSpanId, runTraceId } from '../kernel/tracing';
@@ -22,6 +24,9 @@ const OtlpSpan = z.object({
   spanId: z.string(),
   parentSpanId: z.string().optional(),
   name: z.string(),
+  startTimeUnixNano: z.string(),
+  endTimeUnixNano: z.string(),
+  status: z.object({ code: z.number().optional(), message: z.string().optional() }).optional(),
   attributes: z.array(z.object({ key: z.string(), value: AnyValue })),
 });
 const Export = z.object({
@@ -82,7 +87,7 @@ describe('tracing', () => {
     expect(runRootSpanId(runId)).not.toBe(runRootSpanId('0199a3c2-7d1e-7b2a-9c3d-4e5f60718294'));
   });
 
-  it("sends one span per step of a run, all in the run's trace", async () => {
+  it("sends one span per step of a run, all in the run's trace, under the run's own span", async () => {
     const tracing = startTracing({ endpoint, serviceName: 'trellis-test', scheduledDelayMillis: 200 });
     try {
       const world = await worlds.open();
@@ -97,7 +102,26 @@ describe('tracing', () => {
         sql`select id, member, attempts from messages where run_id = ${runId} and status = ${msgStatus('done')} order by id`,
         z.object({ id: z.string(), member: z.string(), attempts: z.number() }),
       );
-      const mine = received.filter((r) => r.attrs['trellis.run_id'] === runId);
+      // The run's root span goes out once the orchestrator's event pump has seen the run end.
+      const root = await until(async () => {
+        await tracing.flush();
+        return received.find((r) => r.span.spanId === runRootSpanId(runId));
+      }, 'the run span');
+      const [run] = await rows(
+        world.engine.db,
+        sql`select (extract(epoch from created_at) * 1000)::float8 as created_ms, (extract(epoch from ended_at) * 1000)::float8 as ended_ms from runs where id = ${runId}`,
+        z.object({ created_ms: z.number(), ended_ms: z.number() }),
+      );
+      expect(root.span).toMatchObject({ name: 'run word-split', traceId: runTraceId(runId), status: { code: 1 } });
+      expect(root.span.parentSpanId ?? '').toBe('');
+      expect(root.attrs).toMatchObject({ 'trellis.run_id': runId, 'trellis.mesh_id': meshId, 'trellis.mesh': 'word-split', 'trellis.status': 'done' });
+      // From the run's creation to its end, to the millisecond.
+      const ms = (nanos: string) => Number(BigInt(nanos) / 1_000_000n);
+      expect(Math.abs(ms(root.span.startTimeUnixNano) - Math.floor(run?.created_ms ?? 0))).toBeLessThanOrEqual(1);
+      expect(Math.abs(ms(root.span.endTimeUnixNano) - Math.floor(run?.ended_ms ?? 0))).toBeLessThanOrEqual(1);
+      expect(received.filter((r) => r.span.spanId === root.span.spanId)).toHaveLength(1);
+
+      const mine = received.filter((r) => r.attrs['trellis.run_id'] === runId && r !== root);
       expect(done.length).toBeGreaterThan(5);
       // Exactly one span per finished message, named after its member, with its attributes.
       expect(mine.map((r) => r.attrs['trellis.message_id']).sort()).toEqual(done.map((m) => m.id));
@@ -109,7 +133,12 @@ describe('tracing', () => {
       }
       // One trace, whose id any process computes from the run id; every step hangs under the run's root.
       expect(new Set(mine.map((r) => r.span.traceId))).toEqual(new Set([runTraceId(runId)]));
-      expect(new Set(mine.map((r) => r.span.parentSpanId))).toEqual(new Set([runRootSpanId(runId)]));
+      expect(new Set(mine.map((r) => r.span.parentSpanId))).toEqual(new Set([root.span.spanId]));
+      // Inside the run's span.
+      for (const r of mine) {
+        expect(BigInt(r.span.startTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(root.span.startTimeUnixNano));
+        expect(BigInt(r.span.endTimeUnixNano)).toBeLessThanOrEqual(BigInt(root.span.endTimeUnixNano) + 1_000_000n);
+      }
       expect(new Set(mine.map((r) => r.service))).toEqual(new Set(['trellis-test']));
     } finally {
       await tracing.close();

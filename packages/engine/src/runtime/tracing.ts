@@ -3,13 +3,21 @@
  * SDK (`@opentelemetry/sdk-node`) with one batch span processor sending to `<endpoint>/v1/traces`
  * over OTLP/HTTP (JSON). Only traces: metrics are Prometheus (kernel/metrics.ts) and logs go to
  * stderr (kernel/log.ts), so the SDK's metric readers and log processors are left empty. The spans
- * themselves are written by kernel/tracing.ts.
+ * themselves are written by kernel/tracing.ts; the id generator gives a run's root span the ids
+ * derived from its run id (kernel/tracing.ts `plannedSpanIds`) and random ids to every other span.
  */
 import { trace } from '@opentelemetry/api';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { setTracing } from '../kernel/tracing';
+import { BatchSpanProcessor, RandomIdGenerator, type IdGenerator } from '@opentelemetry/sdk-trace-base';
+import { plannedSpanIds, setTracing } from '../kernel/tracing';
+
+const random = new RandomIdGenerator();
+/** Random ids, except for the span kernel/tracing.ts is starting with ids of its own. */
+const idGenerator: IdGenerator = {
+  generateTraceId: () => plannedSpanIds()?.traceId ?? random.generateTraceId(),
+  generateSpanId: () => plannedSpanIds()?.spanId ?? random.generateSpanId(),
+};
 
 /** Started tracing. */
 export interface Tracing {
@@ -30,7 +38,7 @@ export interface TracingOptions {
 }
 
 /**
- * Registers the SDK globally and turns step spans on. Call once per process; `close()` before
+ * Registers the SDK globally and turns step and run spans on. Call once per process; `close()` before
  * starting it again (the OpenTelemetry API holds one global tracer provider).
  */
 export function startTracing(options: TracingOptions): Tracing {
@@ -38,6 +46,7 @@ export function startTracing(options: TracingOptions): Tracing {
   const processor = new BatchSpanProcessor(new OTLPTraceExporter({ url }), { scheduledDelayMillis: options.scheduledDelayMillis ?? 2_000 });
   const sdk = new NodeSDK({
     serviceName: options.serviceName,
+    idGenerator,
     spanProcessors: [processor],
     metricReaders: [],
     logRecordProcessors: [],
