@@ -26,7 +26,7 @@ export const BOTH_BUSES = [
   'src/runs/stop.integration.test.ts', // cancel, abort on failure, stalls that clear
   'src/ops/ops.integration.test.ts', // approvals parked and continued, Action Center items, events
   'src/services/services.integration.test.ts', // outside services' parked jobs and long-poll wake-ups
-  'src/runtime/local-bus.integration.test.ts', // the in-process bus's own rules and the inline lane there
+  'src/runtime/local-bus.integration.test.ts', // the in-process bus's own rules, the inline lane and urgent-first claims there
   'src/runtime/desktop-crash.integration.test.ts', // kill -9 of the one desktop process mid-run
   'src/runtime/drain-in-process.integration.test.ts', // a worker closing past its drain deadline hands its step back
   'src/runtime/health.integration.test.ts', // queue depth reads BullMQ's counts or the pending rows
@@ -41,7 +41,7 @@ export const REDIS_ONLY: Record<string, string> = {
   'src/process/inline-lanes.integration.test.ts': "counts BullMQ jobs per pool (a commit's children for another pool of the process are no jobs)",
   'src/runtime/inline-crash.integration.test.ts': 'a worker process killed while the relay must re-add its inline rows as BullMQ jobs',
   'src/runtime/relay.integration.test.ts': 're-adds jobs Redis lost; on the in-process bus the row is the job',
-  'src/runs/urgent.integration.test.ts': "counts jobs per BullMQ lane (pool-work and pool-work.urgent); the in-process bus's urgent-first claim has no test yet",
+  'src/runs/urgent.integration.test.ts': "counts jobs per BullMQ lane (pool-work and pool-work.urgent); the in-process bus's urgent-first claim is tested in runtime/local-bus.integration.test.ts",
   'src/runtime/relay-repair.integration.test.ts': 'repairs missing or failed BullMQ jobs',
   'src/runtime/redis-restart.integration.test.ts': 'Redis killed and restarted mid-run',
   'src/runtime/probe.integration.test.ts': 'Redis going away and coming back',

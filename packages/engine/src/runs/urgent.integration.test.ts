@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectExactDone, saveOrThrow, useWorlds, type TestWorld } from '../../test/harness';
 import { until } from '../../test/recorder';
-import type { AgentRunner } from '../kernel/engine';
+import { perWordMesh as mesh, timedAgent, words } from '../../test/lanes';
 import { BadInputError, RunNotFoundError } from '../kernel/errors';
 import { jobKey } from '../kernel/queues';
 import { IdRow, rows } from '../kernel/sql';
@@ -11,32 +11,6 @@ import { cancelRun } from './cancel-run';
 import { markUrgent, markUrgentRuns, RunNotOpenError } from './mark-urgent';
 import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
-
-/** A split into one heavy agent message per word, on pool `work`. */
-const mesh = (name: string) => ({
-  format: 'trellis.mesh/v1',
-  name,
-  members: [
-    { id: 'split', kind: 'workflow', head: true, steps: [{ type: 'split', by: 'word', field: 'text' }] },
-    { id: 'slow', kind: 'agent', model: 'demo', pool: 'work' },
-  ],
-  channels: [{ from: 'split', to: 'slow' }],
-});
-
-const words = (tag: string, n: number) => Array.from({ length: n }, (_, i) => `${tag}${i}`).join(' ');
-
-/** An agent that takes `ms` per message and records when each word started, by its tag (first letter). */
-function timedAgent(ms: number) {
-  const starts: { tag: string; word: string; at: number }[] = [];
-  const runAgent: AgentRunner = async (_member, payload) => {
-    const text = (payload as { text?: unknown }).text;
-    const word = typeof text === 'string' ? text : '';
-    starts.push({ tag: word.slice(0, 1), word, at: Date.now() });
-    await new Promise((r) => setTimeout(r, ms));
-    return { word };
-  };
-  return { starts, runAgent };
-}
 
 /** How many of the run's `slow` messages have a job in the lane of pool `work`. */
 async function jobsIn(world: TestWorld, runId: string, lane: 'normal' | 'urgent'): Promise<number> {

@@ -4,11 +4,15 @@
  * and counted as a stall; a message whose holder died more than `maxStalledCount` times is
  * dead-lettered with the stalled reason; failed deliveries back off by `not_before`; a pending row
  * under a live inline lease (process/inline-lane.ts) is left to its lane until the lease lapses, and
- * a word-split run keeps its light messages in the lane instead of claiming each row.
+ * a word-split run keeps its light messages in the lane instead of claiming each row; an urgent
+ * run's rows are claimed ahead of an older backlog while normal work keeps its reserved share.
  */
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { WORD_SPLIT, expectExactDone, licensesText, pages, saveOrThrow, useWorlds } from '../../test/harness';
+import { until } from '../../test/recorder';
+import { perWordMesh, timedAgent, words } from '../../test/lanes';
+import { setMeshUrgent } from '../meshes/set-urgent';
 import { rows } from '../kernel/sql';
 import { listMessages } from '../runs/list-messages';
 import { startRun } from '../runs/start-run';
@@ -114,4 +118,34 @@ describe('the in-process bus', () => {
     expect(c?.claimed).toBeGreaterThan(0);
     expect(c?.claimed).toBeLessThan(ex.published / 20);
   });
+
+  it("claims an urgent run's rows ahead of an older backlog, while normal work keeps its reserved share", async () => {
+    const agent = timedAgent(20);
+    const world = await worlds.open({ bus: 'local', runAgent: agent.runAgent, reservedShare: 0.25 });
+    const normalMesh = await saveOrThrow(world, perWordMesh('backlog'));
+    const urgentMesh = await saveOrThrow(world, perWordMesh('hurry'));
+    await setMeshUrgent(world.engine.db, { meshId: urgentMesh, urgent: true, actor: { id: null, email: null } });
+    // 4 slots, 1 of them kept for normal work while urgent work is in hand.
+    worlds.start(world, { pools: ['default', 'work'], concurrency: 4 });
+    const backlog = await startRun(world.engine, { meshId: normalMesh, input: { text: words('b', 300) } });
+    await until(() => (agent.starts.length >= 8 ? true : undefined), 'the backlog to start');
+    const urgent = await startRun(world.engine, { meshId: urgentMesh, input: { text: words('u', 40) } });
+    expect((await waitForRun(world.engine.db, urgent.runId, { timeoutMs: 20_000 })).status).toBe('done');
+    const tags = agent.starts.map((s) => s.tag);
+    const firstUrgent = tags.indexOf('u');
+    const lastUrgent = tags.lastIndexOf('u');
+    expect(tags.filter((t) => t === 'u')).toHaveLength(40);
+    // Claimed in row order, the 40 urgent rows would start only after the 300 older backlog rows.
+    const normalBefore = firstUrgent;
+    expect(normalBefore).toBeLessThan(100);
+    // While the urgent run went, normal work kept about its share (1 of 4 slots), never starved.
+    const normalDuring = tags.slice(firstUrgent, lastUrgent + 1).filter((t) => t === 'b').length;
+    const share = normalDuring / (normalDuring + 40);
+    console.log(`in-process bus: urgent first start after ${normalBefore} backlog starts; normal share while urgent ran ${share.toFixed(2)} (reserved 0.25)`);
+    expect(share).toBeGreaterThanOrEqual(0.12);
+    expect(share).toBeLessThan(0.5);
+    await expectExactDone(world.engine.db, urgent.runId);
+    await waitForRun(world.engine.db, backlog.runId, { timeoutMs: 30_000 });
+    await expectExactDone(world.engine.db, backlog.runId);
+  }, 60_000);
 });
