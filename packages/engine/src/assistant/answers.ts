@@ -65,4 +65,5 @@ export function answerApprovals(groups: readonly ApprovalGroup[]): string {
 export const HELP =
   'I can answer: what failed today (or yesterday, this week) and why; why did run <id> fail; is anything stalled; ' +
   'were any messages lost; what is waiting for approval. I can also re-open failed runs ("re-open run <id>", ' +
-  '"re-open the failed runs of mesh <name> on the latest version") once you confirm.';
+  '"re-open the failed runs of mesh <name> on the latest version") and mark runs urgent ("mark run <id> urgent", ' +
+  '"mark the runs of mesh <name> urgent") once you confirm.';

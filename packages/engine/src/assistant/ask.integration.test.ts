@@ -10,6 +10,7 @@ import { saveMesh } from '../meshes/save-mesh';
 import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { rows } from '../kernel/sql';
+import { cancelRun } from '../runs/cancel-run';
 import { ask } from './ask';
 
 let server: Server | undefined;
@@ -221,6 +222,64 @@ describe('re-open through the assistant', () => {
     const view = await waitForRun(engine.db, runId, { timeoutMs: 30_000 });
     await expectExactDone(engine.db, view.id);
     expect((view.output as { text: string }).text).toBe('one two\nthree');
+  });
+});
+
+async function urgentOf(w: TestWorld, runId: string): Promise<boolean | undefined> {
+  return (await rows<{ urgent: boolean }>(w.engine.db, sql`select urgent from runs where id = ${runId}`))[0]?.urgent;
+}
+
+describe('mark urgent through the assistant', () => {
+  it('proposes marking runs urgent, refuses roles without operate, and marks only on a yes with the token', async () => {
+    const world = await worlds.open();
+    const engine = world.engine;
+    const meshId = await saveOrThrow(world, WORD_SPLIT);
+    // No worker serves them: the runs stay open with their messages waiting.
+    const a = (await startRun(engine, { meshId, input: { bytes: new TextEncoder().encode('one') } })).runId;
+    const b = (await startRun(engine, { meshId, input: { bytes: new TextEncoder().encode('two') } })).runId;
+    const ended = (await startRun(engine, { meshId, input: { bytes: new TextEncoder().encode('three') } })).runId;
+    await cancelRun(engine, { runId: ended });
+
+    // A viewer or a designer is refused by the role policy, and nothing is proposed.
+    for (const role of ['viewer', 'designer'] as const) {
+      const refused = await ask(engine, { question: `mark run ${a} urgent`, userId: 'u2', role });
+      expect(refused).toMatchObject({ intent: 'urgent', answer: `Refused by the role policy: marking runs urgent needs "operate" (admin, operator); you are ${role}. Nothing was done.` });
+      expect(refused.proposal).toBeUndefined();
+    }
+
+    const asked = await ask(engine, { question: 'Mark the runs of mesh word-split urgent', userId: 'u1', role: 'operator' });
+    expect(asked.answer.split('\n')).toEqual([
+      'Mark 2 runs of mesh word-split urgent: their waiting messages go ahead of normal work on every pool they reach (normal work keeps its reserved share).',
+      `- ${a}`,
+      `- ${b}`,
+      'Reply "yes" to go ahead; anything else cancels.',
+    ]);
+    expect(asked.proposal).toMatchObject({ kind: 'urgent', runIds: [a, b] });
+    const token = asked.proposal?.token ?? '';
+    expect(await urgentOf(world, a)).toBe(false);
+
+    // Someone else's yes, a yes after the role was taken away, and a no do nothing.
+    expect((await ask(engine, { question: 'yes', confirmToken: token, userId: 'u2', role: 'operator' })).answer).toMatch(/someone else/);
+    expect((await ask(engine, { question: 'yes', confirmToken: token, userId: 'u1', role: 'viewer' })).answer).toBe(
+      'Refused by the role policy: marking runs urgent needs "operate" (admin, operator); you are viewer. Nothing was done.',
+    );
+    expect((await ask(engine, { question: 'no', confirmToken: token, userId: 'u1', role: 'operator' })).answer).toBe('Cancelled, nothing was marked urgent.');
+    expect([await urgentOf(world, a), await urgentOf(world, b)]).toEqual([false, false]);
+
+    const yes = await ask(engine, { question: 'yes', confirmToken: token, userId: 'u1', role: 'operator' });
+    expect(yes.answer).toMatch(new RegExp(`^Marked 2 runs urgent: ${a}, ${b}\\. (Moved \\d+ waiting messages? to the urgent lanes|Their waiting messages are claimed first from now on)\\.$`));
+    expect([await urgentOf(world, a), await urgentOf(world, b)]).toEqual([true, true]);
+    // Marked for the person who said yes (no such user here, so kept as detail.by).
+    const audit = await rows<{ target: string; by: string }>(engine.db, sql`select target, detail ->> 'by' as by from audit_log where action = 'run.urgent' order by seq`);
+    expect(audit).toEqual([{ target: a, by: 'u1' }, { target: b, by: 'u1' }]);
+
+    // Named runs: those already urgent, ended or unknown are left out, each with its reason.
+    const again = await ask(engine, { question: `mark run ${a} and ${ended} urgent`, userId: 'u1', role: 'operator' });
+    expect(again.answer).toBe(['None of those runs can be marked urgent:', `- ${a}: it is urgent already`, `- ${ended}: it has already ended (cancelled)`].join('\n'));
+    expect(again.proposal).toBeUndefined();
+    expect((await ask(engine, { question: 'mark the runs of mesh nothing-here urgent', userId: 'u1', role: 'admin' })).answer).toBe(
+      'Mesh nothing-here has no queued, running or stalled run to mark urgent; nothing was done.',
+    );
   });
 });
 

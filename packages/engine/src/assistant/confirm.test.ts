@@ -19,4 +19,12 @@ describe('confirmation tokens', () => {
     expect(() => redeemToken(`${changed}.${mac ?? ''}`, 'u1', 2000)).toThrow(/not one the assistant issued/);
     expect(() => redeemToken('garbage', 'u1', 2000)).toThrow(/not one the assistant issued/);
   });
+
+  it('bind the kind of action: a mark-urgent token is not a re-open of the same runs', () => {
+    const urgent = issueToken({ kind: 'urgent', runIds: ['r2', 'r1'] }, 'u1', 1000);
+    expect(redeemToken(urgent, 'u1', 2000)).toEqual({ kind: 'urgent', runIds: ['r1', 'r2'] });
+    const [, mac] = urgent.split('.');
+    const asReopen = Buffer.from(JSON.stringify({ a: { kind: 'reopen', runIds: ['r1', 'r2'], version: 'pinned' }, u: 'u1', e: 1000 + CONFIRM_TTL_MS })).toString('base64url');
+    expect(() => redeemToken(`${asReopen}.${mac ?? ''}`, 'u1', 2000)).toThrow(/not one the assistant issued/);
+  });
 });

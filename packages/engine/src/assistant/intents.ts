@@ -7,6 +7,7 @@
  * | confirm      | the whole message is "yes" (optionally "yes, go ahead", "yes please")  |
  * | cancel       | the whole message is "no" (or "no thanks", "nope", "cancel", "don't")  |
  * | reopen       | "re-open" / "reopen" / "retry" / "rerun", with run ids, or "failed runs" plus `mesh <name>`, `member <id>`, "latest" |
+ * | urgent       | "mark" / "make" / "flag" / "set" … "urgent", "expedite", "prioritise", not asked as a question ("why is…"), with run ids or `mesh <name>` |
  * | why          | "why" / fail / cause / wrong / wait / start with a run reference (below) |
  * | stalled      | "stall", "stuck", "hanging", "not moving"                              |
  * | lost         | "lost", "missing message", "vanish"                                    |
@@ -30,6 +31,8 @@ export type Intent =
   | { kind: 'confirm' }
   | { kind: 'cancel' }
   | { kind: 'reopen'; runIds: string[]; meshName?: string; member?: string; version: 'pinned' | 'latest' }
+  /** Mark runs urgent: the runs named, else the open runs of mesh `meshName`. */
+  | { kind: 'urgent'; runIds: string[]; meshName?: string }
   /** `runId` is a run reference: a full id, a prefix, or `prefix…suffix`. */
   | { kind: 'why'; runId: string }
   | { kind: 'stalled' }
@@ -65,6 +68,11 @@ function runRefsIn(question: string): string[] {
   return out;
 }
 
+/** The word after "mesh" (a mesh name as typed), when there is one. */
+function meshNamed(question: string): string | undefined {
+  return /\bmesh\s+["'`]?([a-z0-9][\w.-]*)/i.exec(question)?.[1];
+}
+
 function windowOf(q: string): Window {
   if (/\byesterday\b/.test(q)) return 'yesterday';
   if (/\b(this|last|past) week\b|\b7 days\b|\bseven days\b/.test(q)) return 'week';
@@ -78,7 +86,7 @@ export function matchIntent(question: string): Intent {
   if (/^(no|n|nope|no thanks|no, thanks|no thank you|no, thank you|cancel|no, cancel|no cancel|don't|do not|stop|never ?mind)[.!]?$/.test(q)) return { kind: 'cancel' };
   const runIds = runRefsIn(question);
   if (/\b(re-?open|retry|re-?run|restart)\b/.test(q)) {
-    const mesh = /\bmesh\s+["'`]?([a-z0-9][\w.-]*)/i.exec(question)?.[1];
+    const mesh = meshNamed(question);
     const member = /\b(?:member|step)\s+["'`]?([a-z0-9][\w.-]*)/i.exec(question)?.[1];
     const version = /\blatest\b|\bnewest\b|\bnew version\b|\bthe fix\b/.test(q) ? 'latest' : 'pinned';
     return {
@@ -88,6 +96,11 @@ export function matchIntent(question: string): Intent {
       ...(member && !runIds.includes(member.toLowerCase()) && !/^[0-9a-f]{8}-/i.test(member) ? { member } : {}),
       version,
     };
+  }
+  const asking = /^(why|is|are|was|were|did|does|do|how|what|which|when|who)\b/.test(q);
+  if (!asking && (/\b(mark|make|flag|set)\b[^?]*\burgent\b/.test(q) || /\bexpedite\b|\bprioriti[sz]e\b/.test(q))) {
+    const mesh = meshNamed(question);
+    return { kind: 'urgent', runIds, ...(mesh && !['urgent', 'as'].includes(mesh.toLowerCase()) ? { meshName: mesh } : {}) };
   }
   const firstRun = runIds[0];
   if (firstRun && /\bwhy\b|\bfail|\bcause|\bwrong|\bhappened|\bbroke|\bwait|\bstart/.test(q)) return { kind: 'why', runId: firstRun };

@@ -8,7 +8,7 @@ import type { MessageStatus } from '@trellis/db/schema/statuses';
 import { z } from 'zod';
 import { sql } from 'drizzle-orm';
 import { causeInfo, isCause } from '@trellis/mesh/causes';
-import { rows, type Queryable, timestamp } from '../kernel/sql';
+import { rows, textArray, type Queryable, timestamp } from '../kernel/sql';
 import { approvalStatus, msgStatus, msgStatuses, runStatus, runStatuses } from '../kernel/statuses';
 
 /** Start of today (UTC midnight) for `now`. */
@@ -245,4 +245,32 @@ export async function runsMatching(db: Queryable, ref: string, limit = 6): Promi
     z.object({ id: z.string(), mesh_name: z.string(), status: z.string(), created_at: timestamp }),
   );
   return found.map((r) => ({ runId: r.id, meshName: r.mesh_name, status: r.status, createdAt: new Date(r.created_at) }));
+}
+
+/** A run as a mark-urgent proposal sees it. */
+export interface UrgentCandidate {
+  runId: string;
+  meshName: string;
+  status: string;
+  urgent: boolean;
+}
+
+/**
+ * The runs a mark-urgent would take: those of `runIds` that exist, or, with `meshName` and no ids,
+ * the open (queued, running or stalled) runs of that mesh, oldest first. At most `limit` (default
+ * and most 500, runs/mark-urgent.ts `MARK_URGENT_MAX`).
+ */
+export async function urgentCandidates(db: Queryable, filter: { runIds?: readonly string[]; meshName?: string; limit?: number }): Promise<UrgentCandidate[]> {
+  const limit = Math.min(Math.max(filter.limit ?? 500, 1), 500);
+  const ids = filter.runIds ?? [];
+  const found = await rows(
+    db,
+    ids.length > 0
+      ? sql`select id, mesh_name, status, urgent from runs where id = any(${textArray(ids)}) order by created_at, id limit ${limit}`
+      : sql`select id, mesh_name, status, urgent from runs
+             where mesh_name = ${filter.meshName ?? ''} and status in ${runStatuses('queued', 'running', 'stalled')}
+             order by created_at, id limit ${limit}`,
+    z.object({ id: z.string(), mesh_name: z.string(), status: z.string(), urgent: z.boolean() }),
+  );
+  return found.map((r) => ({ runId: r.id, meshName: r.mesh_name, status: r.status, urgent: r.urgent }));
 }

@@ -1,7 +1,8 @@
 /**
  * assistant.ask: one question to the assistant. Answers come from the engine's query functions
- * (through the built-in intent matcher, or a configured model's tool calls). A re-open comes back
- * as a `proposal`; it runs only when the next question is an explicit "yes" sent with its token.
+ * (through the built-in intent matcher, or a configured model's tool calls). A re-open or marking
+ * runs urgent comes back as a `proposal` (its `kind`); it runs only when the next question is an
+ * explicit "yes" sent with its token.
  */
 import { z } from 'zod';
 import { ask as askAssistant, isTimeZone } from '@trellis/engine/assistant/ask';
@@ -23,7 +24,7 @@ export const ask = viewerProcedure
       via: z.enum(['matcher', 'model']),
       intent: z.string(),
       proposal: z
-        .object({ token: z.string(), summary: z.string(), runIds: z.array(z.string()), version: z.enum(['pinned', 'latest']) })
+        .object({ kind: z.enum(['reopen', 'urgent']), token: z.string(), summary: z.string(), runIds: z.array(z.string()), version: z.enum(['pinned', 'latest']).optional() })
         .optional(),
     }),
   )
