@@ -6,6 +6,9 @@
  * - `refused`: starting would pass a cap at once: an agent of the mesh has already spent its day
  *   budget (`budget.tokensPerDay` / `budget.usdPerDay`, from `agent_spend`). The run is recorded as
  *   failed with `budget_spent` and the start answers 429 (runs/start-run.ts).
+ * - `wait` for `user_runs` / `mesh_runs`: the run's user or mesh has as many runs open as its
+ *   concurrency limit allows; the run is HELD (queued, no message) until the orchestrator releases
+ *   it (runs/run-limits.ts; decided in the start's transaction, not here).
  * - `wait`: the run is queued but cannot start yet, for one resource: `worker` (no live worker
  *   heartbeat on the head's pool, runtime/heartbeats.ts), `db_pool` (every connection of the
  *   database pool is out and queries queue for one), `slots` (the pool's workers hold as many
@@ -28,6 +31,7 @@ import { overBudget, spentSoFar } from '../budgets/spend-ledger';
 import { agentOfStep } from '../members/workflow/steps/agent';
 import { liveWorkers } from '../kernel/heartbeats';
 import { failRun } from '../process/run-end';
+import { HELD } from './run-limits';
 import { duration, messagesAhead, type Admission, type WaitResource } from './admission-verdict';
 
 /** The agents of a mesh: agent members, and the agent steps of workflows (as their workflow's member). */
@@ -191,7 +195,8 @@ const ISO = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
 /**
  * The orchestrator's admission pass. Ends the wait of waiting runs whose first message has started
  * (`admission.startedAt`, `settledAt`) or that ended otherwise (`settledAt`), then fails the running
- * or stalled runs still waiting past their `waitLimitSeconds` with `capacity_wait_exceeded`, the
+ * or stalled runs, and the runs held queued for a concurrency limit (runs/run-limits.ts), still
+ * waiting past their `waitLimitSeconds` with `capacity_wait_exceeded`, the
  * cause text saying how long and the wait's own sentence; their waiting messages are cancelled so
  * no worker starts them later.
  * @returns the runs it failed.
@@ -214,7 +219,7 @@ export async function failOverdueWaits(engine: Engine): Promise<string[]> {
     sql`select id, admission ->> 'sentence' as sentence, (admission ->> 'waitLimitSeconds')::int as limit_seconds,
                extract(epoch from now() - (admission ->> 'at')::timestamptz)::float8 as waited
           from runs
-         where ${WAITING} and status in ${runStatuses('running', 'stalled')}
+         where ${WAITING} and (status in ${runStatuses('running', 'stalled')} or (${HELD}))
            and (admission ->> 'at')::timestamptz < now() - make_interval(secs => (admission ->> 'waitLimitSeconds')::int)`,
     z.object({ id: z.string(), sentence: z.string(), limit_seconds: z.number(), waited: z.number() }),
   );
@@ -222,7 +227,7 @@ export async function failOverdueWaits(engine: Engine): Promise<string[]> {
   for (const r of overdue) {
     const detail = `it waited ${duration(r.waited)}, past its limit of ${duration(r.limit_seconds)}. ${r.sentence}`;
     const ended = await db.transaction(async (tx) => {
-      const done = await failRun(tx, r.id, { cause: 'capacity_wait_exceeded', detail });
+      const done = await failRun(tx, r.id, { cause: 'capacity_wait_exceeded', detail }, { queued: true });
       if (done) {
         await tx.execute(sql`update messages set status = ${msgStatus('cancelled')}, finished_at = now()
                               where run_id = ${r.id} and status = ${msgStatus('pending')}`);
