@@ -13,6 +13,9 @@ import { getRun } from './get-run';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
+import { runGovernedAgent } from '../governance/governed-agent';
+import { startFakeOpenAI } from '../members/agent/test/fake-openai';
+import { StepError } from '../kernel/errors';
 
 const onGpu = (limits?: { capacityWaitSeconds: number }) => ({
   format: 'trellis.mesh/v1',
@@ -36,6 +39,14 @@ async function admissionOf(world: TestWorld, runId: string) {
   const run = await getRun(world.engine.db, runId);
   if (!run) throw new Error(`no run ${runId}`);
   return run;
+}
+
+/** Starts a run of `meshId`, expects it to wait for the rate limit of `model`, and returns it with its estimate. */
+async function modelRateWait(world: TestWorld, meshId: string, model: string) {
+  const { runId } = await startRun(world.engine, { meshId, input: { payload: {} } });
+  const run = await admissionOf(world, runId);
+  expect(run.admission).toMatchObject({ verdict: 'wait', resource: 'model_rate', model });
+  return { run, estimate: run.admission?.verdict === 'wait' ? run.admission.estimateSeconds : null };
 }
 
 async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
@@ -136,13 +147,45 @@ describe('admission (Postgres, Redis)', () => {
     const under = await startRun(world.engine, { meshId, input: { payload: {} } });
     expect((await admissionOf(world, under.runId)).admission?.verdict).toBe('now');
     await recordSpend(world.engine.db, { runId: 'r-earlier', meshId, member: 'summarize' }, 'rated-model', call);
-    const { runId } = await startRun(world.engine, { meshId, input: { payload: {} } });
-    const run = await admissionOf(world, runId);
-    expect(run.admission).toMatchObject({ verdict: 'wait', resource: 'model_rate', model: 'rated-model' });
-    const estimate = run.admission?.verdict === 'wait' ? run.admission.estimateSeconds : null;
+    const { run, estimate } = await modelRateWait(world, meshId, 'rated-model');
     expect(estimate).toBeGreaterThan(50);
     expect(estimate).toBeLessThanOrEqual(60);
     expect(run.admissionLine).toMatch(/^Waits for the rate limit of model rated-model: 2 calls in the last minute; its provider allows 2 a minute, about (59|60) s\.$/);
+  });
+
+  it('waits out the retry-after of a model whose provider answered 429, for that model at that provider only', async () => {
+    const world = await worlds.open();
+    const fake = await startFakeOpenAI();
+    try {
+      const onModel = (baseUrl: string) => ({
+        format: 'trellis.mesh/v1',
+        name: `on-window-${baseUrl.length}`,
+        members: [{ id: 'ask', kind: 'workflow', head: true, steps: [{ type: 'agent', model: 'ratelimit-window', provider: { baseUrl } }] }],
+        channels: [],
+      });
+      const meshId = await saveOrThrow(world, onModel(fake.baseUrl));
+      const elsewhere = await saveOrThrow(world, onModel('https://models.example.com/v1'));
+      worlds.start(world, { pools: ['default'] });
+      expect((await admissionOf(world, (await startRun(world.engine, { meshId, input: { payload: {} } })).runId)).admission?.verdict).toBe('now');
+      // The agent's call, through the real SDK to the local server: 429 with retry-after 120, no retry.
+      const member = { id: 'ask', kind: 'agent' as const, model: 'ratelimit-window', instructions: '', provider: { baseUrl: fake.baseUrl } };
+      const noSecrets = { reveal: () => Promise.reject(new Error('this agent lists no tools')) };
+      const err = await runGovernedAgent(world.engine.db, noSecrets, member, {}, { runId: 'r-earlier', meshId }, { env: {}, retry: { maxRetries: 0 } }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StepError);
+      expect((err as StepError).cause).toBe('rate_limited');
+      expect(fake.requests.filter((r) => r.model === 'ratelimit-window')).toHaveLength(1);
+
+      const { run, estimate } = await modelRateWait(world, meshId, 'ratelimit-window');
+      expect(estimate).toBeGreaterThan(110);
+      expect(estimate).toBeLessThanOrEqual(120);
+      expect(run.admissionLine).toMatch(/^Waits for the rate limit of model ratelimit-window: its provider http:\/\/127\.0\.0\.1:\d+\/v1 answered 429 Too Many Requests \d+ s ago; it asked to wait 2 min \(retry-after\), about 2 min\.$/);
+      // The same model at another provider is not held back, nor is this one once the window has passed.
+      expect((await admissionOf(world, (await startRun(world.engine, { meshId: elsewhere, input: { payload: {} } })).runId)).admission?.verdict).toBe('now');
+      const plan = await loadPlan(world.engine, meshId, 1);
+      expect((await admit(world.engine, { plan, meshId, runId: 'r-later', now: new Date(Date.now() + 121_000) })).verdict).toBe('now');
+    } finally {
+      await fake.close();
+    }
   });
 
   it('waits for a free slot when running messages fill the live workers\' concurrency and more are pending', async () => {

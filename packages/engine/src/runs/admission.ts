@@ -12,10 +12,11 @@
  * - `wait`: the run is queued but cannot start yet, for one resource: `worker` (no live worker
  *   heartbeat on the head's pool, runtime/heartbeats.ts), `db_pool` (every connection of the
  *   database pool is out and queries queue for one), `slots` (the pool's workers hold as many
- *   messages as their concurrency and more wait), or `model_rate` (a model's calls or tokens in the
- *   last minute reach the provider's configured `requestsPerMinute` / `tokensPerMinute`). The
- *   estimate comes from the pool's completed jobs per minute (BullMQ metrics) or the model's
- *   window; a run still waiting past its mesh's `limits.capacityWaitSeconds` (default
+ *   messages as their concurrency and more wait), or `model_rate` (the model's provider answered
+ *   429 within its retry-after, budgets/rate-limited.ts; or a model's calls or tokens in the last
+ *   minute reach the provider's configured `requestsPerMinute` / `tokensPerMinute`). The
+ *   estimate comes from the pool's completed jobs per minute (BullMQ metrics), the model's
+ *   window or the retry-after left; a run still waiting past its mesh's `limits.capacityWaitSeconds` (default
  *   TRELLIS_CAPACITY_WAIT_SECONDS) fails `capacity_wait_exceeded` ({@link failOverdueWaits}).
  * - `now`: none of the above.
  */
@@ -28,6 +29,7 @@ import { poolOf } from '../plan/plan';
 import { rows } from '../kernel/sql';
 import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
 import { overBudget, spentSoFar } from '../budgets/spend-ledger';
+import { rateLimitedNow } from '../budgets/rate-limited';
 import { agentOfStep } from '../members/workflow/steps/agent';
 import { liveWorkers } from '../kernel/heartbeats';
 import { failRun } from '../process/run-end';
@@ -150,12 +152,27 @@ async function completedPerSecond(engine: Engine, pool: string): Promise<number>
   return metrics.data.length === 0 ? 0 : done / (metrics.data.length * 60);
 }
 
-/** The first model whose calls or tokens in the last minute reach its provider's configured limit. */
+/**
+ * The first model whose provider answered 429 within its retry-after window (budgets/rate-limited.ts;
+ * estimate: the time left of it), else whose calls or tokens in the last minute reach its
+ * provider's configured limit.
+ */
 async function modelRateWait(
   engine: Engine,
   agents: readonly AgentMember[],
   now: Date,
 ): Promise<{ model: string; used: string; limit: string; estimateSeconds: number | null } | undefined> {
+  const pairs = agents.flatMap((a) => (a.provider ? [{ model: a.model, baseUrl: a.provider.baseUrl }] : []));
+  const [observed] = await rateLimitedNow(engine.db, pairs, now);
+  if (observed) {
+    const ago = Math.max(0, (now.getTime() - observed.at.getTime()) / 1000);
+    return {
+      model: observed.model,
+      used: `its provider ${observed.baseUrl} answered 429 Too Many Requests ${duration(ago)} ago`,
+      limit: observed.retryAfterMs === null ? 'it sent no retry-after, so a minute is assumed' : `it asked to wait ${duration(observed.retryAfterMs / 1000)} (retry-after)`,
+      estimateSeconds: Math.max(1, (observed.until.getTime() - now.getTime()) / 1000),
+    };
+  }
   const limited = new Map<string, { rpm?: number; tpm?: number }>();
   for (const a of agents) {
     const rpm = a.provider?.requestsPerMinute;
