@@ -16,6 +16,7 @@ import { waitForRun } from './wait-run';
 import { runGovernedAgent } from '../governance/governed-agent';
 import { startFakeOpenAI } from '../members/agent/test/fake-openai';
 import { StepError } from '../kernel/errors';
+import { overrideLimits } from '../security/env';
 
 const onGpu = (limits?: { capacityWaitSeconds: number }) => ({
   format: 'trellis.mesh/v1',
@@ -136,6 +137,46 @@ describe('admission (Postgres, Redis)', () => {
     expect(run).toMatchObject({ status: 'failed', cause: 'budget_spent', admission: { verdict: 'refused', cap: 'budget of agent writer: tokensPerDay' } });
     expect(run.causeMessage).toContain('budget of agent writer: tokensPerDay');
     expect(run.admissionLine).toBe(refused.message);
+  });
+
+  it("refuses up front a run that would pass an admin's cap on one author's share, naming the cap and its policy", async () => {
+    const world = await worlds.open();
+    worlds.start(world, { pools: ['default'] });
+    const splitter = await saveOrThrow(world, {
+      format: 'trellis.mesh/v1',
+      name: 'splitter',
+      members: [{ id: 'cut', kind: 'workflow', head: true, steps: [{ type: 'split', by: 'word' }] }],
+      channels: [],
+    });
+    const coder = await saveOrThrow(world, {
+      format: 'trellis.mesh/v1',
+      name: 'coder',
+      members: [
+        { id: 'intake', kind: 'workflow', head: true, steps: [{ type: 'pass' }] },
+        { id: 'crunch', kind: 'workflow', steps: [{ type: 'pass' }, { type: 'code', source: 'return payload', memoryMb: 512 }] },
+      ],
+      channels: [{ from: 'intake', to: 'crunch' }],
+    });
+    const restore = overrideLimits({ maxSplitBranches: 3, sandboxMemoryMb: 512 });
+    try {
+      // Within the caps: admitted.
+      expect((await admissionOf(world, (await startRun(world.engine, { meshId: splitter, input: { text: 'one two three' } })).runId)).admission?.verdict).toBe('now');
+      const split = await startRun(world.engine, { meshId: splitter, input: { text: 'one two three four five' } }).catch((e: unknown) => e);
+      expect(split).toBeInstanceOf(AdmissionRefusedError);
+      expect((split as AdmissionRefusedError).cap).toBe('policy TRELLIS_MAX_SPLIT_BRANCHES');
+      expect((split as AdmissionRefusedError).message).toBe("Refused: the head cut would split the input's text into 5 parts by word, over the cap of 3 (policy TRELLIS_MAX_SPLIT_BRANCHES).");
+      const run = await admissionOf(world, (split as AdmissionRefusedError).runId);
+      expect(run).toMatchObject({ status: 'failed', cause: 'budget_spent', admission: { verdict: 'refused', cap: 'policy TRELLIS_MAX_SPLIT_BRANCHES' } });
+      expect(await listMessages(world.engine.db, { runId: run.id })).toMatchObject({ items: [] });
+
+      const code = await startRun(world.engine, { meshId: coder, input: { payload: {} } }).catch((e: unknown) => e);
+      expect(code).toBeInstanceOf(AdmissionRefusedError);
+      expect((code as AdmissionRefusedError).message).toBe(
+        'Refused: code step 2 of member crunch needs a 576 MB sandbox (512 MB for the code), over the 512 MB all sandboxes of a worker may hold (policy TRELLIS_SANDBOX_MEMORY_MB).',
+      );
+    } finally {
+      restore();
+    }
   });
 
   it("waits for a model's rate limit while the last minute's calls reach the provider's requestsPerMinute", async () => {

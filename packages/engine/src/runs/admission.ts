@@ -3,7 +3,9 @@
  * stored on the run (`runs.admission`) in words a person reads on the run page, the Runs tab and
  * from the assistant.
  *
- * - `refused`: starting would pass a cap at once: an agent of the mesh has already spent its day
+ * - `refused`: starting would pass a cap at once: an admin's cap on one author's share that the run
+ *   would certainly pass (TRELLIS_MAX_SPLIT_BRANCHES on the input, TRELLIS_SANDBOX_MEMORY_MB;
+ *   runs/admission-caps.ts), or an agent of the mesh has already spent its day
  *   budget (`budget.tokensPerDay` / `budget.usdPerDay`, from `agent_spend`). The run is recorded as
  *   failed with `budget_spent` and the start answers 429 (runs/start-run.ts).
  * - `wait` for `user_runs` / `mesh_runs`: the run's user or mesh has as many runs open as its
@@ -30,6 +32,7 @@ import { rows } from '../kernel/sql';
 import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
 import { overBudget, spentSoFar } from '../budgets/spend-ledger';
 import { rateLimitedNow } from '../budgets/rate-limited';
+import { capRefusal } from './admission-caps';
 import { agentOfStep } from '../members/workflow/steps/agent';
 import { liveWorkers } from '../kernel/heartbeats';
 import { failRun } from '../process/run-end';
@@ -52,6 +55,8 @@ export interface AdmitInput {
   meshId: string;
   /** The run about to start (its own spend is none yet). */
   runId: string;
+  /** The head's input payload, for the caps it would certainly pass (runs/admission-caps.ts); unchecked when absent. */
+  payload?: unknown;
   now?: Date;
 }
 
@@ -66,7 +71,7 @@ export async function admit(engine: Engine, input: AdmitInput): Promise<Admissio
   const at = now.toISOString();
   const agents = agentsOf(input.plan.members.values());
 
-  const refused = await budgetRefusal(engine, agents, input);
+  const refused = (input.payload !== undefined ? capRefusal(input.plan.head, input.plan.members.values(), input.payload) : undefined) ?? (await budgetRefusal(engine, agents, input));
   if (refused) return { verdict: 'refused', cap: refused.cap, sentence: `Refused: ${refused.sentence} (${refused.cap}).`, at };
 
   const pool = poolOf(input.plan.head);

@@ -112,7 +112,7 @@ export async function startChecked(
     }
     throw err;
   }
-  const admission = await admitOrNull(engine, { plan, meshId: mesh.meshId, runId });
+  const admission = await admitOrNull(engine, { plan, meshId: mesh.meshId, runId, payload });
   if (admission?.verdict === 'refused') {
     await recordFailedStart(engine, { runId, meshId: mesh.meshId, meshName: mesh.meshName, version, input }, 'budget_spent', admission.sentence, admission);
     const err = new AdmissionRefusedError(admission.cap, 'budget_spent', admission.sentence, runId);
