@@ -66,8 +66,12 @@ export function runLimitsOf(config: Pick<EngineConfig, 'maxRunsPerUser' | 'maxRu
   return limits;
 }
 
-/** SQL: a top-level run held at admission for a concurrency limit (queued, no message yet). */
-export const HELD = sql`status = ${runStatus('queued')} and parent_run_id is null and admission ->> 'verdict' = 'wait' and admission ->> 'resource' in ('user_runs', 'mesh_runs')`;
+/**
+ * SQL: a top-level run held at admission for a concurrency limit (queued, no message yet). It
+ * repeats the predicate of the partial index runs_admission_waiting_idx (a held run's wait has not
+ * ended), so the orchestrator's every-tick look for held runs reads that index, not the table.
+ */
+export const HELD = sql`admission ->> 'verdict' = 'wait' and not (admission ? 'settledAt') and status = ${runStatus('queued')} and parent_run_id is null and admission ->> 'resource' in ('user_runs', 'mesh_runs')`;
 
 const column = (scope: RunLimit['scope']): SQL => (scope === 'user' ? sql`created_by` : sql`mesh_id`);
 
