@@ -8,7 +8,7 @@
  *   lower the cap after the mesh was saved), and the held run's sentence says so.
  * - "The user" of a run is the user who asked for it (`runs.created_by`): the signed-in person, or
  *   the owner of the API token (REST with a token, MCP, A2A, the CLI's user). Runs started by
- *   Trellis itself (schedules, signed webhooks, event subjects: the system actor) have no user and
+ *   Trellis itself (schedules, signed webhooks, event subjects, inbound email: the system actor) have no user and
  *   count only against their mesh's limit. Child runs of nested-mesh members are part of their
  *   parent run: they neither count nor wait (a held child could wait for its own parent forever).
  *
