@@ -6,6 +6,8 @@ import { cancelRun } from './cancel-run';
 import { getRun } from './get-run';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';
+import { startEntryRun } from './start-entry-run';
+import { SYSTEM_ACTOR } from '../audit/append';
 import { waitForRun } from './wait-run';
 
 const quick = (name: string, limits?: Record<string, number>, pool = 'default') => ({
@@ -80,8 +82,9 @@ describe('concurrency limits per user and per mesh (Postgres)', () => {
     const lower = await saveOrThrow(world, quick('lower', { maxConcurrentRuns: 1 }));
     // No user (a schedule or webhook): only the mesh's limit applies.
     expect((await startRun(world.engine, { meshId: lower, input: { payload: {} } })).status).toBe('running');
-    const held = await startRun(world.engine, { meshId: lower, input: { payload: {} } });
-    expect(held.status).toBe('queued');
+    // A schedule's start (the system actor) is held by the mesh's limit, and its answer says so.
+    const held = await startEntryRun(world.engine, { mesh: { id: lower }, input: { payload: {} }, entry: 'schedule', actor: SYSTEM_ACTOR, idempotencyKey: 'schedule:s1:tick' });
+    expect(held).toMatchObject({ status: 'queued', reused: false });
     expect((await runOf(world, held.runId)).admissionLine).toBe(
       "Waits for the other run of mesh lower to finish: mesh limit of 1 concurrent run (the mesh's limits.maxConcurrentRuns, below policy TRELLIS_MAX_RUNS_PER_MESH of 3).",
     );
