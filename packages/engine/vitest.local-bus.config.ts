@@ -31,6 +31,7 @@ export const BOTH_BUSES = [
   'src/runtime/drain-in-process.integration.test.ts', // a worker closing past its drain deadline hands its step back
   'src/runtime/health.integration.test.ts', // queue depth reads BullMQ's counts or the pending rows
   'src/runs/admission.integration.test.ts', // worker heartbeats per pool, waits that end or fail
+  'src/runs/run-limits.integration.test.ts', // held runs released one after another by the orchestrator
 ];
 
 /** Left out: about Redis or BullMQ themselves, with no in-process counterpart to test. */

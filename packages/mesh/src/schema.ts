@@ -371,6 +371,12 @@ export const LayoutSchema = z.record(z.string(), z.object({ x: z.number(), y: z.
 export const MeshLimitsSchema = z
   .object({
     capacityWaitSeconds: z.number().int().positive().max(7 * 24 * 3600).optional(),
+    /**
+     * How many runs of this mesh may be open (running or stalled) at once; more are held queued.
+     * It can only lower the admin's TRELLIS_MAX_RUNS_PER_MESH: a value above that cap is clamped
+     * to it at admission, and a held run's sentence says so (engine runs/run-limits.ts).
+     */
+    maxConcurrentRuns: z.number().int().positive().max(100_000).optional(),
   })
   .strict();
 

@@ -1180,7 +1180,7 @@ export interface components {
                 /** @constant */
                 verdict: "wait";
                 /** @enum {string} */
-                resource: "worker" | "slots" | "model_rate" | "db_pool";
+                resource: "worker" | "slots" | "model_rate" | "db_pool" | "user_runs" | "mesh_runs";
                 pool: string;
                 behind: number;
                 workers: number;
@@ -1190,6 +1190,7 @@ export interface components {
                 waitLimitSeconds: number;
                 sentence: string;
                 at: string;
+                releasedAt?: string;
                 startedAt?: string;
                 settledAt?: string;
             } | {

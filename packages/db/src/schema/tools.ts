@@ -60,3 +60,26 @@ export const agentSpend = pgTable(
     index('agent_spend_model_at_idx').on(t.model, t.at),
   ],
 );
+
+/**
+ * The 429 Too Many Requests answers agents got from their providers, one row per answer: `model`
+ * at `base_url`, when (`at`), the provider's `retry-after` in milliseconds (null when it sent none)
+ * and `until` (`at` plus the retry-after, or plus 60 s without one). Admission (engine
+ * runs/admission.ts) makes a new run of an agent on that model and provider wait until then.
+ */
+export const modelRateLimits = pgTable(
+  'model_rate_limits',
+  {
+    id: text('id').primaryKey(),
+    model: text('model').notNull(),
+    baseUrl: text('base_url').notNull(),
+    at: timestamp('at', { withTimezone: true }).notNull().defaultNow(),
+    retryAfterMs: integer('retry_after_ms'),
+    until: timestamp('until', { withTimezone: true }).notNull(),
+    /** Where the call was made, when known (a direct call has no run). */
+    runId: text('run_id'),
+    meshId: text('mesh_id'),
+    member: text('member'),
+  },
+  (t) => [index('model_rate_limits_model_until_idx').on(t.model, t.until)],
+);

@@ -8,6 +8,7 @@ import type { AgentMember } from '@trellis/mesh/schema';
 import { runAgent, type AgentResult, type RunAgentOptions } from '../members/agent/run-agent';
 import { agentFailure } from '../members/agent/fail';
 import { overBudget, recordSpend, spentSoFar, type SpendPlace } from '../budgets/spend-ledger';
+import { recordRateLimited } from '../budgets/rate-limited';
 import { loadToolRegistry } from '../tools/registry';
 import type { SecretResolver } from '../tools/secrets';
 import { recordToolCall } from '../tools/trail';
@@ -22,7 +23,8 @@ export interface GovernedPlace {
 /**
  * Runs `member` with the tool servers it lists loaded from the registry (secrets revealed through
  * `secrets`), its `budget` checked against `agent_spend` before the first model call and after
- * each one (once that call's usage is recorded), and each tool call (granted or refused) recorded.
+ * each one (once that call's usage is recorded), each tool call (granted or refused) recorded, and
+ * each 429 of its provider recorded in `model_rate_limits` (budgets/rate-limited.ts).
  * @throws StepError as {@link runAgent}; `budget_spent` names the agent, the window and the figure.
  */
 export async function runGovernedAgent(
@@ -31,11 +33,13 @@ export async function runGovernedAgent(
   member: AgentMember,
   payload: unknown,
   place: GovernedPlace,
-  options: Omit<RunAgentOptions, 'tools' | 'onUsage' | 'onToolCall'>,
+  options: Omit<RunAgentOptions, 'tools' | 'onUsage' | 'onToolCall' | 'onRateLimited'>,
 ): Promise<AgentResult> {
   if (member.model === 'demo') return runAgent(member, payload, options);
   const tools = await loadToolRegistry(db, member.tools ?? [], secrets, member.id);
   const governed: RunAgentOptions = { ...options, tools };
+  // Every 429 is written down, with or without a run: admission makes new runs on the model wait it out.
+  governed.onRateLimited = (event) => recordRateLimited(db, { ...event, runId: place.runId, meshId: place.meshId, member: member.id });
   if (place.runId !== undefined) {
     const { runId } = place;
     governed.onToolCall = (event) => recordToolCall(db, { runId, member: member.id, ...(place.messageId ? { messageId: place.messageId } : {}) }, event);

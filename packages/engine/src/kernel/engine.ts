@@ -107,6 +107,10 @@ export interface EngineConfig {
    * past it the orchestrator fails the run with `capacity_wait_exceeded`.
    */
   capacityWaitSeconds: number;
+  /** Top-level runs one user may have open at once (TRELLIS_MAX_RUNS_PER_USER; 0 = no limit; runs/run-limits.ts). */
+  maxRunsPerUser: number;
+  /** Top-level runs one mesh may have open at once (TRELLIS_MAX_RUNS_PER_MESH; 0 = no limit); a mesh may only lower it. */
+  maxRunsPerMesh: number;
 }
 
 /**
@@ -188,6 +192,8 @@ const DEFAULTS: EngineConfig = {
   leaderLeaseMs: 15_000,
   crashAfterCommit: false,
   capacityWaitSeconds: 3_600,
+  maxRunsPerUser: 0,
+  maxRunsPerMesh: 0,
   reservedShare: 0.2,
 };
 

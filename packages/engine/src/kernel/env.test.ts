@@ -56,3 +56,14 @@ describe('loadEngineEnv leader lease', () => {
     for (const bad of ['0', '99', '1.5', 'soon']) expect(() => loadEngineEnv({ TRELLIS_LEADER_LEASE_MS: bad })).toThrow(/TRELLIS_LEADER_LEASE_MS/);
   });
 });
+
+describe('loadEngineEnv concurrency limits', () => {
+  it('has no limit by default, takes whole numbers of runs, and names the variable otherwise', () => {
+    expect(loadEngineEnv({})).toMatchObject({ maxRunsPerUser: 0, maxRunsPerMesh: 0 });
+    expect(loadEngineEnv({ TRELLIS_MAX_RUNS_PER_USER: '3', TRELLIS_MAX_RUNS_PER_MESH: '10' })).toMatchObject({ maxRunsPerUser: 3, maxRunsPerMesh: 10 });
+    for (const name of ['TRELLIS_MAX_RUNS_PER_USER', 'TRELLIS_MAX_RUNS_PER_MESH']) {
+      for (const bad of ['-1', '1.5', 'many']) expect(() => loadEngineEnv({ [name]: bad })).toThrow(new RegExp(`^invalid setting ${name}: `));
+    }
+    expect(() => loadEngineEnv({ TRELLIS_MAX_RUNS_PER_USER: '-1' })).toThrow('invalid setting TRELLIS_MAX_RUNS_PER_USER: a whole number of runs (0 = no limit)');
+  });
+});

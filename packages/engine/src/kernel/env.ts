@@ -46,6 +46,9 @@ const EnvSchema = z.object({
   TRELLIS_LEADER_LEASE_MS: z.coerce.number().int().min(100, 'a whole number of milliseconds, at least 100').default(15_000),
   // Admission (runs/admission.ts): how long a run admitted to wait may wait before it fails capacity_wait_exceeded.
   TRELLIS_CAPACITY_WAIT_SECONDS: z.coerce.number().int().positive().default(3600),
+  // Concurrency limits (runs/run-limits.ts): open top-level runs per user and per mesh; 0 = no limit.
+  TRELLIS_MAX_RUNS_PER_USER: z.coerce.number().int('a whole number of runs (0 = no limit)').min(0, 'a whole number of runs (0 = no limit)').default(0),
+  TRELLIS_MAX_RUNS_PER_MESH: z.coerce.number().int('a whole number of runs (0 = no limit)').min(0, 'a whole number of runs (0 = no limit)').default(0),
   TRELLIS_RESERVED_SHARE: z.coerce.number().min(0, 'TRELLIS_RESERVED_SHARE is a share of worker slots from 0 to 1').max(1, 'TRELLIS_RESERVED_SHARE is a share of worker slots from 0 to 1').default(0.2),
   TRELLIS_SECRETS_KEY: z.string().trim().optional(),
   TRELLIS_SECRETS_KEY_FILE: z.string().trim().optional(),
@@ -135,6 +138,16 @@ export interface EngineEnv {
   leaderLeaseMs: number;
   /** TRELLIS_CAPACITY_WAIT_SECONDS (default 3600): how long a run waiting at admission may wait when its mesh sets no `limits.capacityWaitSeconds`. */
   capacityWaitSeconds: number;
+  /**
+   * TRELLIS_MAX_RUNS_PER_USER (default 0 = no limit): how many top-level runs one user may have
+   * running or stalled at once; more are held `queued` until one ends (runs/run-limits.ts).
+   */
+  maxRunsPerUser: number;
+  /**
+   * TRELLIS_MAX_RUNS_PER_MESH (default 0 = no limit): the same per mesh, whoever started the runs;
+   * a mesh's `limits.maxConcurrentRuns` may lower it, never raise it.
+   */
+  maxRunsPerMesh: number;
   /** TRELLIS_RESERVED_SHARE (default 0.2): the share of each worker's slots kept for normal work while urgent work waits (kernel/priority.ts). */
   reservedShare: number;
   /** Test-only: the process kills itself right after its first commit, before adding the children's jobs. */
@@ -203,6 +216,8 @@ export function loadEngineEnv(env: Record<string, string | undefined> = process.
     drainMs: e.TRELLIS_DRAIN_MS,
     leaderLeaseMs: e.TRELLIS_LEADER_LEASE_MS,
     capacityWaitSeconds: e.TRELLIS_CAPACITY_WAIT_SECONDS,
+    maxRunsPerUser: e.TRELLIS_MAX_RUNS_PER_USER,
+    maxRunsPerMesh: e.TRELLIS_MAX_RUNS_PER_MESH,
     reservedShare: e.TRELLIS_RESERVED_SHARE,
     crashAfterCommit: e.TRELLIS_TEST_CRASH_AFTER_COMMIT === '1',
     retentionDays: e.TRELLIS_RETENTION_DAYS,

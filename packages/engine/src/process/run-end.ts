@@ -96,16 +96,17 @@ async function failUnfiredJoins(engine: Engine, runIds: readonly string[], fence
 
 /**
  * Fails a running (or stalled) run with its one cause; a run already ended keeps its first cause.
+ * With `queued`, a run still queued (held at admission, runs/run-limits.ts) is failed too.
  * @returns true when this call ended the run.
  */
-export async function failRun(db: Queryable, runId: string, failure: RunFailure): Promise<boolean> {
+export async function failRun(db: Queryable, runId: string, failure: RunFailure, options: { queued?: boolean } = {}): Promise<boolean> {
   const where = failure.memberLabel ?? failure.member;
   const sentence = causeSentence({ cause: failure.cause, ...(where ? { member: where } : {}), ...(failure.step ? { step: failure.step } : {}), detail: failure.detail });
   const ended = await rows(
     db,
     sql`update runs set status = ${runStatus('failed')}, cause = ${failure.cause}, cause_member = ${failure.member ?? null},
                cause_message = ${sentence}, ended_at = now(), moved_at = now()
-         where id = ${runId} and status in ${runStatuses('running', 'stalled')}
+         where id = ${runId} and status in ${options.queued ? runStatuses('running', 'stalled', 'queued') : runStatuses('running', 'stalled')}
      returning id`,
     IdRow,
   );

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 
 /** What a waiting run waits for. */
-export const WAIT_RESOURCES = ['worker', 'slots', 'model_rate', 'db_pool'] as const;
+export const WAIT_RESOURCES = ['worker', 'slots', 'model_rate', 'db_pool', 'user_runs', 'mesh_runs'] as const;
 /** One of {@link WAIT_RESOURCES}. */
 export type WaitResource = (typeof WAIT_RESOURCES)[number];
 
@@ -33,6 +33,8 @@ export const AdmissionSchema = z.discriminatedUnion('verdict', [
     waitLimitSeconds: z.number().int().positive(),
     sentence: z.string(),
     at: z.string(),
+    /** A run held for a concurrency limit (`user_runs`, `mesh_runs`): when the orchestrator let it start (runs/run-limits.ts). */
+    releasedAt: z.string().optional(),
     /** When its first message started (set by the orchestrator). */
     startedAt: z.string().optional(),
     /** When the wait ended: it started, failed for waiting, or ended otherwise (set by the orchestrator). */
@@ -69,6 +71,8 @@ const RESOURCE_WORDS: Record<WaitResource, (a: { pool: string; model?: string | 
   slots: (a) => `a free slot on pool ${a.pool}`,
   model_rate: (a) => `the rate limit of model ${a.model ?? '?'}`,
   db_pool: () => 'a database connection',
+  user_runs: () => 'one of its user\'s runs to finish',
+  mesh_runs: () => 'one of its mesh\'s runs to finish',
 };
 
 /** A wait in words: `45 s`, `3 min`, `2 h` (seconds in). */

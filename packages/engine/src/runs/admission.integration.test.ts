@@ -16,6 +16,10 @@ import { getRun } from './get-run';
 import { listMessages } from './list-messages';
 import { startRun } from './start-run';
 import { waitForRun } from './wait-run';
+import { runGovernedAgent } from '../governance/governed-agent';
+import { startFakeOpenAI } from '../members/agent/test/fake-openai';
+import { StepError } from '../kernel/errors';
+import { overrideLimits } from '../security/env';
 
 const onGpu = (limits?: { capacityWaitSeconds: number }) => ({
   format: 'trellis.mesh/v1',
@@ -39,6 +43,14 @@ async function admissionOf(world: TestWorld, runId: string) {
   const run = await getRun(world.engine.db, runId);
   if (!run) throw new Error(`no run ${runId}`);
   return run;
+}
+
+/** Starts a run of `meshId`, expects it to wait for the rate limit of `model`, and returns it with its estimate. */
+async function modelRateWait(world: TestWorld, meshId: string, model: string) {
+  const { runId } = await startRun(world.engine, { meshId, input: { payload: {} } });
+  const run = await admissionOf(world, runId);
+  expect(run.admission).toMatchObject({ verdict: 'wait', resource: 'model_rate', model });
+  return { run, estimate: run.admission?.verdict === 'wait' ? run.admission.estimateSeconds : null };
 }
 
 async function until<T>(what: string, fn: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
@@ -130,6 +142,46 @@ describe('admission (Postgres, Redis)', () => {
     expect(run.admissionLine).toBe(refused.message);
   });
 
+  it("refuses up front a run that would pass an admin's cap on one author's share, naming the cap and its policy", async () => {
+    const world = await worlds.open();
+    worlds.start(world, { pools: ['default'] });
+    const splitter = await saveOrThrow(world, {
+      format: 'trellis.mesh/v1',
+      name: 'splitter',
+      members: [{ id: 'cut', kind: 'workflow', head: true, steps: [{ type: 'split', by: 'word' }] }],
+      channels: [],
+    });
+    const coder = await saveOrThrow(world, {
+      format: 'trellis.mesh/v1',
+      name: 'coder',
+      members: [
+        { id: 'intake', kind: 'workflow', head: true, steps: [{ type: 'pass' }] },
+        { id: 'crunch', kind: 'workflow', steps: [{ type: 'pass' }, { type: 'code', source: 'return payload', memoryMb: 512 }] },
+      ],
+      channels: [{ from: 'intake', to: 'crunch' }],
+    });
+    const restore = overrideLimits({ maxSplitBranches: 3, sandboxMemoryMb: 512 });
+    try {
+      // Within the caps: admitted.
+      expect((await admissionOf(world, (await startRun(world.engine, { meshId: splitter, input: { text: 'one two three' } })).runId)).admission?.verdict).toBe('now');
+      const split = await startRun(world.engine, { meshId: splitter, input: { text: 'one two three four five' } }).catch((e: unknown) => e);
+      expect(split).toBeInstanceOf(AdmissionRefusedError);
+      expect((split as AdmissionRefusedError).cap).toBe('policy TRELLIS_MAX_SPLIT_BRANCHES');
+      expect((split as AdmissionRefusedError).message).toBe("Refused: the head cut would split the input's text into 5 parts by word, over the cap of 3 (policy TRELLIS_MAX_SPLIT_BRANCHES).");
+      const run = await admissionOf(world, (split as AdmissionRefusedError).runId);
+      expect(run).toMatchObject({ status: 'failed', cause: 'budget_spent', admission: { verdict: 'refused', cap: 'policy TRELLIS_MAX_SPLIT_BRANCHES' } });
+      expect(await listMessages(world.engine.db, { runId: run.id })).toMatchObject({ items: [] });
+
+      const code = await startRun(world.engine, { meshId: coder, input: { payload: {} } }).catch((e: unknown) => e);
+      expect(code).toBeInstanceOf(AdmissionRefusedError);
+      expect((code as AdmissionRefusedError).message).toBe(
+        'Refused: code step 2 of member crunch needs a 576 MB sandbox (512 MB for the code), over the 512 MB all sandboxes of a worker may hold (policy TRELLIS_SANDBOX_MEMORY_MB).',
+      );
+    } finally {
+      restore();
+    }
+  });
+
   it("waits for a model's rate limit while the last minute's calls reach the provider's requestsPerMinute", async () => {
     const world = await worlds.open();
     const meshId = await saveOrThrow(world, rated);
@@ -139,13 +191,45 @@ describe('admission (Postgres, Redis)', () => {
     const under = await startRun(world.engine, { meshId, input: { payload: {} } });
     expect((await admissionOf(world, under.runId)).admission?.verdict).toBe('now');
     await recordSpend(world.engine.db, { runId: 'r-earlier', meshId, member: 'summarize' }, 'rated-model', call);
-    const { runId } = await startRun(world.engine, { meshId, input: { payload: {} } });
-    const run = await admissionOf(world, runId);
-    expect(run.admission).toMatchObject({ verdict: 'wait', resource: 'model_rate', model: 'rated-model' });
-    const estimate = run.admission?.verdict === 'wait' ? run.admission.estimateSeconds : null;
+    const { run, estimate } = await modelRateWait(world, meshId, 'rated-model');
     expect(estimate).toBeGreaterThan(50);
     expect(estimate).toBeLessThanOrEqual(60);
     expect(run.admissionLine).toMatch(/^Waits for the rate limit of model rated-model: 2 calls in the last minute; its provider allows 2 a minute, about (59|60) s\.$/);
+  });
+
+  it('waits out the retry-after of a model whose provider answered 429, for that model at that provider only', async () => {
+    const world = await worlds.open();
+    const fake = await startFakeOpenAI();
+    try {
+      const onModel = (baseUrl: string) => ({
+        format: 'trellis.mesh/v1',
+        name: `on-window-${baseUrl.length}`,
+        members: [{ id: 'ask', kind: 'workflow', head: true, steps: [{ type: 'agent', model: 'ratelimit-window', provider: { baseUrl } }] }],
+        channels: [],
+      });
+      const meshId = await saveOrThrow(world, onModel(fake.baseUrl));
+      const elsewhere = await saveOrThrow(world, onModel('https://models.example.com/v1'));
+      worlds.start(world, { pools: ['default'] });
+      expect((await admissionOf(world, (await startRun(world.engine, { meshId, input: { payload: {} } })).runId)).admission?.verdict).toBe('now');
+      // The agent's call, through the real SDK to the local server: 429 with retry-after 120, no retry.
+      const member = { id: 'ask', kind: 'agent' as const, model: 'ratelimit-window', instructions: '', provider: { baseUrl: fake.baseUrl } };
+      const noSecrets = { reveal: () => Promise.reject(new Error('this agent lists no tools')) };
+      const err = await runGovernedAgent(world.engine.db, noSecrets, member, {}, { runId: 'r-earlier', meshId }, { env: {}, retry: { maxRetries: 0 } }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(StepError);
+      expect((err as StepError).cause).toBe('rate_limited');
+      expect(fake.requests.filter((r) => r.model === 'ratelimit-window')).toHaveLength(1);
+
+      const { run, estimate } = await modelRateWait(world, meshId, 'ratelimit-window');
+      expect(estimate).toBeGreaterThan(110);
+      expect(estimate).toBeLessThanOrEqual(120);
+      expect(run.admissionLine).toMatch(/^Waits for the rate limit of model ratelimit-window: its provider http:\/\/127\.0\.0\.1:\d+\/v1 answered 429 Too Many Requests \d+ s ago; it asked to wait 2 min \(retry-after\), about 2 min\.$/);
+      // The same model at another provider is not held back, nor is this one once the window has passed.
+      expect((await admissionOf(world, (await startRun(world.engine, { meshId: elsewhere, input: { payload: {} } })).runId)).admission?.verdict).toBe('now');
+      const plan = await loadPlan(world.engine, meshId, 1);
+      expect((await admit(world.engine, { plan, meshId, runId: 'r-later', now: new Date(Date.now() + 121_000) })).verdict).toBe('now');
+    } finally {
+      await fake.close();
+    }
   });
 
   it('waits for a free slot when running messages fill the live workers\' concurrency and more are pending', async () => {

@@ -3,16 +3,22 @@
  * stored on the run (`runs.admission`) in words a person reads on the run page, the Runs tab and
  * from the assistant.
  *
- * - `refused`: starting would pass a cap at once: an agent of the mesh has already spent its day
+ * - `refused`: starting would pass a cap at once: an admin's cap on one author's share that the run
+ *   would certainly pass (TRELLIS_MAX_SPLIT_BRANCHES on the input, TRELLIS_SANDBOX_MEMORY_MB;
+ *   runs/admission-caps.ts), or an agent of the mesh has already spent its day
  *   budget (`budget.tokensPerDay` / `budget.usdPerDay`, from `agent_spend`). The run is recorded as
  *   failed with `budget_spent` and the start answers 429 (runs/start-run.ts).
+ * - `wait` for `user_runs` / `mesh_runs`: the run's user or mesh has as many runs open as its
+ *   concurrency limit allows; the run is HELD (queued, no message) until the orchestrator releases
+ *   it (runs/run-limits.ts; decided in the start's transaction, not here).
  * - `wait`: the run is queued but cannot start yet, for one resource: `worker` (no live worker
  *   heartbeat on the head's pool, runtime/heartbeats.ts), `db_pool` (every connection of the
  *   database pool is out and queries queue for one), `slots` (the pool's workers hold as many
- *   messages as their concurrency and more wait), or `model_rate` (a model's calls or tokens in the
- *   last minute reach the provider's configured `requestsPerMinute` / `tokensPerMinute`). The
- *   estimate comes from the pool's completed jobs per minute (BullMQ metrics) or the model's
- *   window; a run still waiting past its mesh's `limits.capacityWaitSeconds` (default
+ *   messages as their concurrency and more wait), or `model_rate` (the model's provider answered
+ *   429 within its retry-after, budgets/rate-limited.ts; or a model's calls or tokens in the last
+ *   minute reach the provider's configured `requestsPerMinute` / `tokensPerMinute`). The
+ *   estimate comes from the pool's completed jobs per minute (BullMQ metrics), the model's
+ *   window or the retry-after left; a run still waiting past its mesh's `limits.capacityWaitSeconds` (default
  *   TRELLIS_CAPACITY_WAIT_SECONDS) fails `capacity_wait_exceeded` ({@link failOverdueWaits}).
  * - `now`: none of the above.
  */
@@ -25,10 +31,13 @@ import { poolOf } from '../plan/plan';
 import { rows } from '../kernel/sql';
 import { msgStatus, msgStatuses, runStatuses } from '../kernel/statuses';
 import { overBudget, spentSoFar } from '../budgets/spend-ledger';
+import { rateLimitedNow } from '../budgets/rate-limited';
+import { capRefusal } from './admission-caps';
 import { agentOfStep } from '../members/workflow/steps/agent';
 import { liveWorkers } from '../kernel/heartbeats';
 import { failRun } from '../process/run-end';
 import { fenced, type Fence } from '../kernel/fence';
+import { HELD } from './run-limits';
 import { duration, messagesAhead, type Admission, type WaitResource } from './admission-verdict';
 
 /** The agents of a mesh: agent members, and the agent steps of workflows (as their workflow's member). */
@@ -47,6 +56,8 @@ export interface AdmitInput {
   meshId: string;
   /** The run about to start (its own spend is none yet). */
   runId: string;
+  /** The head's input payload, for the caps it would certainly pass (runs/admission-caps.ts); unchecked when absent. */
+  payload?: unknown;
   now?: Date;
 }
 
@@ -61,7 +72,7 @@ export async function admit(engine: Engine, input: AdmitInput): Promise<Admissio
   const at = now.toISOString();
   const agents = agentsOf(input.plan.members.values());
 
-  const refused = await budgetRefusal(engine, agents, input);
+  const refused = (input.payload !== undefined ? capRefusal(input.plan.head, input.plan.members.values(), input.payload) : undefined) ?? (await budgetRefusal(engine, agents, input));
   if (refused) return { verdict: 'refused', cap: refused.cap, sentence: `Refused: ${refused.sentence} (${refused.cap}).`, at };
 
   const pool = poolOf(input.plan.head);
@@ -147,12 +158,27 @@ async function completedPerSecond(engine: Engine, pool: string): Promise<number>
   return metrics.data.length === 0 ? 0 : done / (metrics.data.length * 60);
 }
 
-/** The first model whose calls or tokens in the last minute reach its provider's configured limit. */
+/**
+ * The first model whose provider answered 429 within its retry-after window (budgets/rate-limited.ts;
+ * estimate: the time left of it), else whose calls or tokens in the last minute reach its
+ * provider's configured limit.
+ */
 async function modelRateWait(
   engine: Engine,
   agents: readonly AgentMember[],
   now: Date,
 ): Promise<{ model: string; used: string; limit: string; estimateSeconds: number | null } | undefined> {
+  const pairs = agents.flatMap((a) => (a.provider ? [{ model: a.model, baseUrl: a.provider.baseUrl }] : []));
+  const [observed] = await rateLimitedNow(engine.db, pairs, now);
+  if (observed) {
+    const ago = Math.max(0, (now.getTime() - observed.at.getTime()) / 1000);
+    return {
+      model: observed.model,
+      used: `its provider ${observed.baseUrl} answered 429 Too Many Requests ${duration(ago)} ago`,
+      limit: observed.retryAfterMs === null ? 'it sent no retry-after, so a minute is assumed' : `it asked to wait ${duration(observed.retryAfterMs / 1000)} (retry-after)`,
+      estimateSeconds: Math.max(1, (observed.until.getTime() - now.getTime()) / 1000),
+    };
+  }
   const limited = new Map<string, { rpm?: number; tpm?: number }>();
   for (const a of agents) {
     const rpm = a.provider?.requestsPerMinute;
@@ -192,7 +218,8 @@ const ISO = sql.raw(`'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`);
 /**
  * The orchestrator's admission pass. Ends the wait of waiting runs whose first message has started
  * (`admission.startedAt`, `settledAt`) or that ended otherwise (`settledAt`), then fails the running
- * or stalled runs still waiting past their `waitLimitSeconds` with `capacity_wait_exceeded`, the
+ * or stalled runs, and the runs held queued for a concurrency limit (runs/run-limits.ts), still
+ * waiting past their `waitLimitSeconds` with `capacity_wait_exceeded`, the
  * cause text saying how long and the wait's own sentence; their waiting messages are cancelled so
  * no worker starts them later. With `fence` (the orchestrator leader's pass, runtime/leader.ts)
  * each of its transactions first checks the lease (kernel/fence.ts), so a deposed leader fails no run.
@@ -220,7 +247,7 @@ export async function failOverdueWaits(engine: Engine, fence?: Fence): Promise<s
     sql`select id, admission ->> 'sentence' as sentence, (admission ->> 'waitLimitSeconds')::int as limit_seconds,
                extract(epoch from now() - (admission ->> 'at')::timestamptz)::float8 as waited
           from runs
-         where ${WAITING} and status in ${runStatuses('running', 'stalled')}
+         where ${WAITING} and (status in ${runStatuses('running', 'stalled')} or (${HELD}))
            and (admission ->> 'at')::timestamptz < now() - make_interval(secs => (admission ->> 'waitLimitSeconds')::int)`,
     z.object({ id: z.string(), sentence: z.string(), limit_seconds: z.number(), waited: z.number() }),
   );
@@ -229,7 +256,7 @@ export async function failOverdueWaits(engine: Engine, fence?: Fence): Promise<s
     const detail = `it waited ${duration(r.waited)}, past its limit of ${duration(r.limit_seconds)}. ${r.sentence}`;
     const ended = await db.transaction(async (tx) => {
       await fenced(tx, fence);
-      const done = await failRun(tx, r.id, { cause: 'capacity_wait_exceeded', detail });
+      const done = await failRun(tx, r.id, { cause: 'capacity_wait_exceeded', detail }, { queued: true });
       if (done) {
         await tx.execute(sql`update messages set status = ${msgStatus('cancelled')}, finished_at = now()
                               where run_id = ${r.id} and status = ${msgStatus('pending')}`);

@@ -36,7 +36,7 @@ export interface RunMeshFileInput {
 
 /** Started, or refused before any run existed: unreadable or conflicting (`save`) or invalid (`validate`). */
 export type RunMeshFileResult =
-  | { ok: true; runId: string; messageId: string; saved: SavedMeshFile }
+  | { ok: true; runId: string; messageId: string; status: 'running' | 'queued'; saved: SavedMeshFile }
   | { ok: false; stage: 'save'; message: string; findings: Finding[] }
   | { ok: false; stage: 'validate'; saved: SavedMeshFile; findings: Finding[] };
 

@@ -113,7 +113,7 @@ export async function startEntryRun(engine: Engine, req: EntryRunRequest): Promi
   }
   const detail = { entry: req.entry, mesh: mesh.name, meshId: mesh.id, meshName: mesh.name, ...(version !== undefined ? { version } : {}), ...(req.via ? { via: req.via } : {}) };
   try {
-    const { runId } = await startRun(
+    const { runId, status } = await startRun(
       engine,
       { meshId: mesh.id, ...(version !== undefined ? { version } : {}), input: req.input, ...(req.actor.id ? { userId: req.actor.id } : {}) },
       {
@@ -133,7 +133,7 @@ export async function startEntryRun(engine: Engine, req: EntryRunRequest): Promi
         },
       },
     );
-    return { runId, status: 'running', reused: false };
+    return { runId, status, reused: false };
   } catch (err) {
     // Another request with the key committed first: answer with its run.
     if (err instanceof KeyTaken && key !== undefined) {

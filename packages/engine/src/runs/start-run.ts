@@ -23,6 +23,17 @@ import { recordRunFailure } from '../lifecycle/record-failure';
 import { admit } from './admission';
 import { admissionVerdicts } from '../kernel/metrics';
 import type { Admission } from './admission-verdict';
+import { holdOf, runLimitsOf } from './run-limits';
+
+/**
+ * A started run: its id, its head message's id, and `running`, or `queued` when it is held for a
+ * concurrency limit (runs/run-limits.ts; the head message is written when it is released).
+ */
+export interface StartedRun {
+  runId: string;
+  messageId: string;
+  status: 'running' | 'queued';
+}
 
 /** Which mesh (by id or name), which version (latest by default), and the input. */
 export interface StartRunInput {
@@ -52,12 +63,14 @@ export interface StartHooks {
  * Validates the mesh again (the authority before any run), writes the run and its head message in
  * one transaction, then enqueues the head. If Redis is down at that moment the run stays pending
  * and the orchestrator's outbox relay enqueues it later.
- * Before the insert the run is admitted (runs/admission.ts) and the verdict stored on it.
+ * Before the insert the run is admitted (runs/admission.ts) and the verdict stored on it; in the
+ * insert's transaction it is weighed against the per-user and per-mesh concurrency limits
+ * (runs/run-limits.ts) and, over one, held `queued` with no message (nothing is enqueued).
  * @throws MeshNotFoundError, MeshInvalidError (with findings), InputRejectedError,
  *   AdmissionRefusedError (429: the run is recorded as failed, naming the cap),
  *   RedisUnreachableError (the run is saved and will start when Redis is back).
  */
-export async function startRun(engine: Engine, input: StartRunInput, hooks: StartHooks = {}): Promise<{ runId: string; messageId: string }> {
+export async function startRun(engine: Engine, input: StartRunInput, hooks: StartHooks = {}): Promise<StartedRun> {
   const { db } = engine;
   const where = input.meshId ? eq(meshes.id, input.meshId) : eq(meshes.name, input.meshName ?? '');
   const [mesh] = await db.select().from(meshes).where(where);
@@ -83,7 +96,7 @@ export async function startChecked(
   mesh: { meshId: string; meshName: string; version: number; urgent?: boolean },
   input: Omit<StartRunInput, 'meshId' | 'meshName' | 'version'>,
   hooks: StartHooks = {},
-): Promise<{ runId: string; messageId: string }> {
+): Promise<StartedRun> {
   const { db } = engine;
   const { version } = mesh;
   const plan = await loadPlan(engine, mesh.meshId, version);
@@ -99,7 +112,7 @@ export async function startChecked(
     }
     throw err;
   }
-  const admission = await admitOrNull(engine, { plan, meshId: mesh.meshId, runId });
+  const admission = await admitOrNull(engine, { plan, meshId: mesh.meshId, runId, payload });
   if (admission?.verdict === 'refused') {
     await recordFailedStart(engine, { runId, meshId: mesh.meshId, meshName: mesh.meshName, version, input }, 'budget_spent', admission.sentence, admission);
     const err = new AdmissionRefusedError(admission.cap, 'budget_spent', admission.sentence, runId);
@@ -109,33 +122,43 @@ export async function startChecked(
   const messageId = headMessageId(runId);
   const pool = poolOf(plan.head);
   const urgent = mesh.urgent ?? (await db.select({ urgent: meshes.urgent }).from(meshes).where(eq(meshes.id, mesh.meshId)))[0]?.urgent ?? false;
+  const limits = runLimitsOf(engine.config, { id: mesh.meshId, file: plan.mesh }, input.userId);
+  const waitLimitSeconds = plan.mesh.limits?.capacityWaitSeconds ?? engine.config.capacityWaitSeconds;
   const now = new Date();
-  await db.transaction(async (tx) => {
+  const held = await db.transaction(async (tx) => {
+    // Over a concurrency limit the run is held: queued, with no message until the orchestrator releases it.
+    const hold = limits.length > 0 ? await holdOf(tx, { limits, runId, meshName: mesh.meshName, pool, base: admission, waitLimitSeconds, now }) : undefined;
+    const status = hold ? 'queued' : 'running';
     await tx.insert(runs).values({
       id: runId,
       meshId: mesh.meshId,
       meshName: mesh.meshName,
       meshVersion: version,
-      status: 'running',
+      status,
       inputName: input.input.name ?? null,
       input: payload,
       createdBy: input.userId ?? null,
-      startedAt: now,
+      startedAt: hold ? null : now,
       movedAt: now,
-      admission,
+      admission: hold ?? admission,
       urgent,
     });
     await hooks.inTransaction?.(tx, runId);
-    await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
+    if (!hold) await tx.insert(messages).values({ id: messageId, runId, member: plan.head.id, pool, payload });
     // Live pages (the Runs tab) learn of the new run from the event outbox, like every other change.
-    await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.meshId, status: 'running' }]);
+    await recordEvents(tx, [{ kind: 'run.status', runId, meshId: mesh.meshId, status }]);
     if (!hooks.auditsStart) await appendAuditBy(tx, input.userId, { action: 'run.start', target: runId, detail: { mesh: mesh.meshName, meshId: mesh.meshId, version, input: input.input.name ?? null } });
+    return hold !== undefined;
   });
+  if (held) {
+    admissionVerdicts.inc({ verdict: 'held' });
+    return { runId, messageId, status: 'queued' };
+  }
   countMessages('published', 1);
   // A run of an urgent mesh is on the urgent lanes from its head on (kernel/priority.ts).
   if (urgent) await publishUrgent(engine, [runId]);
   await enqueue(engine, [{ pool, runId, messageId, member: plan.head.id }]);
-  return { runId, messageId };
+  return { runId, messageId, status: 'running' };
 }
 
 /**

@@ -46,6 +46,8 @@ export async function boot(env: EngineEnv, options: { log?: Logger } = {}): Prom
       retentionDays: env.retentionDays,
       deadRetentionDays: env.deadRetentionDays,
       capacityWaitSeconds: env.capacityWaitSeconds,
+      maxRunsPerUser: env.maxRunsPerUser,
+      maxRunsPerMesh: env.maxRunsPerMesh,
       // The embedded database runs one statement at a time; more batches in flight only queue.
       // On Postgres two batches overlap one's Redis work with the other's transaction; more mostly
       // wait on each other's join rows (measured in docs/benchmarks.md).

@@ -16,6 +16,7 @@ import { startEntryLoops } from './entry-loops';
 import { pruneRuns } from './retention';
 import { SOLE_LEADER, startLeadership, type Leadership } from './leader';
 import { failOverdueWaits } from '../runs/admission';
+import { releaseHeldRuns } from '../runs/run-limits';
 
 /** How often the orchestrator prunes runs past their retention (runtime/retention.ts). */
 const RETENTION_EVERY_MS = 60_000;
@@ -65,6 +66,9 @@ export function startOrchestrator(engine: Engine, options: OrchestratorOptions =
       // Runs admitted to wait (runs/admission.ts): note those that started, fail those past their limit.
       const overdue = await failOverdueWaits(engine, fence);
       if (overdue.length > 0) engine.log.warn('runs waited past their capacity limit', { runs: overdue });
+      // Runs held for a concurrency limit (runs/run-limits.ts): oldest first, those now below it start.
+      const released = await releaseHeldRuns(engine, fence);
+      if (released.length > 0) engine.log.info('held runs released', { runs: released });
       const { vacuumEveryMs, analyzeEveryMs } = engine.config;
       if (vacuumEveryMs > 0 && Date.now() - vacuumedAt >= vacuumEveryMs) {
         vacuumedAt = analyzedAt = Date.now();

@@ -11,11 +11,12 @@ import { startRun } from '../runs/start-run';
 import { waitForRun } from '../runs/wait-run';
 import { overrideLimits } from './env';
 
-const splitMesh = (name: string) => ({
+/** `mapFirst`: a map step before the split, so admission cannot foresee the parts (runs/admission-caps.ts) and the split's own guard decides. */
+const splitMesh = (name: string, mapFirst = false) => ({
   format: 'trellis.mesh/v1',
   name,
   members: [
-    { id: 'cut', kind: 'workflow', head: true, steps: [{ type: 'split', by: 'word', field: 'text' }] },
+    { id: 'cut', kind: 'workflow', head: true, steps: [...(mapFirst ? [{ type: 'map', fields: { text: 'doc' } }] : []), { type: 'split', by: 'word', field: 'text' }] },
     { id: 'echo', kind: 'workflow', steps: [{ type: 'pass' }] },
   ],
   channels: [{ from: 'cut', to: 'echo' }],
@@ -36,10 +37,10 @@ describe('caps', () => {
     return waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
   }
 
-  it('fails a split past TRELLIS_MAX_SPLIT_BRANCHES with budget_spent naming the cap', async () => {
+  it('fails a split past TRELLIS_MAX_SPLIT_BRANCHES that admission could not foresee with budget_spent naming the cap', async () => {
     restore = overrideLimits({ maxSplitBranches: 5 });
     const world = await worlds.open({ backoffMs: 20 });
-    const view = await run(world, splitMesh('wide'), { text: 'a b c d e f g' });
+    const view = await run(world, splitMesh('wide', true), { doc: 'a b c d e f g' });
     expect(view.status).toBe('failed');
     expect(view.cause).toBe('budget_spent');
     expect(view.causeMember).toBe('cut');

@@ -69,7 +69,8 @@ export function openProvider(
 /**
  * One chat completion, retried on HTTP 429 and 5xx and on dropped connections: the wait is the
  * provider's `retry-after-ms` / `retry-after` (see retry-after.ts; OpenAI's rate-limit guide asks
- * clients to honour it), else exponential backoff, never longer than `retry.maxWaitMs`.
+ * clients to honour it), else exponential backoff, never longer than `retry.maxWaitMs`. Every 429
+ * is told to `onRateLimited` (admission makes new runs on the model wait out its retry-after).
  * @throws StepError `timed_out` (the signal aborted or the SDK timeout passed), `rate_limited`
  *   (still 429 after the retries), `agent_or_model_missing` (404, 401, 403), `content_refused`
  *   (the provider's content filter rejected the request), `step_code_failed` otherwise.
@@ -78,7 +79,12 @@ export async function complete(
   client: OpenAI,
   member: AgentMember,
   body: ChatCompletionCreateParamsNonStreaming,
-  ctx: { signal?: AbortSignal; retry: RetryPolicy },
+  ctx: {
+    signal?: AbortSignal;
+    retry: RetryPolicy;
+    /** Told of every 429 answer, with the provider's retry-after in milliseconds (undefined when it sent none), before the wait or the failure. */
+    onRateLimited?: (retryAfterMs: number | undefined) => Promise<void>;
+  },
 ): Promise<ChatCompletion> {
   for (let attempt = 0; ; attempt++) {
     try {
@@ -90,9 +96,10 @@ export async function complete(
       // A policy refusal of the provider's host is final: a retry would be refused the same way.
       const refused = policyRefusal(err);
       if (refused) throw agentFailure(member, 'step_code_failed', `its provider ${client.baseURL} was ${refused.message}`, false);
+      const asked = err instanceof APIError ? retryAfterMs(err.headers as Headers | undefined) : undefined;
+      if (err instanceof RateLimitError) await ctx.onRateLimited?.(asked);
       const again = err instanceof RateLimitError || err instanceof APIConnectionError || (err instanceof APIError && (err.status ?? 0) >= 500);
       if (!again || attempt >= ctx.retry.maxRetries) throw providerFailure(member, client, err, attempt);
-      const asked = err instanceof APIError ? retryAfterMs(err.headers as Headers | undefined) : undefined;
       try {
         await sleep(Math.min(asked ?? backoffMs(attempt, ctx.retry.maxWaitMs), ctx.retry.maxWaitMs), ctx.signal);
       } catch {

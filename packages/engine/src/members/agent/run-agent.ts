@@ -28,6 +28,8 @@ export interface RunAgentOptions {
   budget?: AgentBudget | readonly AgentBudget[];
   /** Told of every model call's usage as soon as it is known, before the budget is checked (to record spend). */
   onUsage?: (usage: AgentUsage) => Promise<void>;
+  /** Told of every 429 Too Many Requests the provider answered, with its retry-after (ms; undefined when none was sent). */
+  onRateLimited?: (event: RateLimitedEvent) => Promise<void>;
   /** Told of every tool call (granted or refused) before its result goes back to the model. */
   onToolCall?: (event: ToolCallEvent) => Promise<void>;
   /** Prices per model; {@link DEFAULT_PRICES} when absent. */
@@ -52,6 +54,14 @@ export interface RunAgentOptions {
    * secret values a tool server was given (the guard's `redact`).
    */
   redact?: (text: string) => string;
+}
+
+/** One 429 answer of an agent's provider: the member's `model` at its `provider.baseUrl`. */
+export interface RateLimitedEvent {
+  model: string;
+  baseUrl: string;
+  /** The provider's `retry-after-ms` / `retry-after`, in milliseconds; undefined when it sent neither. */
+  retryAfterMs: number | undefined;
 }
 
 /** What an agent produced. */
@@ -129,7 +139,12 @@ async function loop(
     if (member.outputSchema) {
       body.response_format = { type: 'json_schema', json_schema: { name: member.id, schema: member.outputSchema, strict: false } };
     }
-    const completion = await complete(client, member, body, { ...(options.signal ? { signal: options.signal } : {}), retry });
+    const { onRateLimited } = options;
+    const completion = await complete(client, member, body, {
+      ...(options.signal ? { signal: options.signal } : {}),
+      retry,
+      ...(onRateLimited ? { onRateLimited: (retryAfterMs: number | undefined) => onRateLimited({ model: member.model, baseUrl: member.provider?.baseUrl ?? client.baseURL, retryAfterMs }) } : {}),
+    });
     const promptTokens = completion.usage?.prompt_tokens ?? 0;
     const completionTokens = completion.usage?.completion_tokens ?? 0;
     await options.onUsage?.({ promptTokens, completionTokens, costUsd: spend.costOf(promptTokens, completionTokens) });

@@ -3,7 +3,7 @@
  * real `openai` SDK is exercised end to end. The request's `model` picks the behaviour:
  * plain, structured, bad-json, wrong-shape, tool, tool-forever, tool-ungranted (asks for a tool
  * it was not offered, `other__shout`, then answers with what came back), refuse, filter, ratelimit-once,
- * ratelimit-long, ratelimit-always, flaky, hang, missing.
+ * ratelimit-long, ratelimit-always, ratelimit-window (always 429 with `retry-after: 120`), flaky, hang, missing.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,6 +82,8 @@ function respond(req: SeenRequest, seen: number, res: ServerResponse): void {
       return seen === 1 ? fail(res, 429, { 'retry-after': '3600' }, 'Rate limit reached', 'rate_limit_exceeded') : answer(res, model, { content: 'after a capped wait' });
     case 'ratelimit-always':
       return fail(res, 429, { 'retry-after': '0' }, 'Rate limit reached', 'rate_limit_exceeded');
+    case 'ratelimit-window':
+      return fail(res, 429, { 'retry-after': '120' }, 'Rate limit reached', 'rate_limit_exceeded');
     case 'flaky':
       return seen === 1 ? fail(res, 503, {}, 'overloaded', 'server_error') : answer(res, model, { content: 'recovered' });
     case 'hang':
