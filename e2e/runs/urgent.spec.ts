@@ -2,12 +2,14 @@
  * Marking runs urgent: the run page states the admission verdict and offers "Mark urgent" behind a
  * confirmation (Escape keeps the run normal), then shows the Urgent badge; the Runs tab states each
  * run's verdict, lets an operator select open runs and mark them urgent in one go (an ended run in
- * the selection comes back refused, with the reason); a viewer sees neither control.
+ * the selection comes back refused, with the reason; the dialog passes the axe check); a viewer
+ * sees neither control.
  * Screenshots of the run page's header and of the Runs tab go to $E2E_SHOTS when set, else to the
  * test's output folder.
  */
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { seriousViolations } from '../support/a11y';
 import { queryText, personWithRole } from '../support/admin';
 import { importFailingMesh, importMesh, startRun } from '../support/api';
 import { signIn } from '../support/session';
@@ -97,6 +99,7 @@ test('runs are marked urgent from the run page and in bulk from the Runs tab; vi
     await expect(dialog).toContainText('Their waiting messages go first on every pool');
     await expect(dialog).toContainText('1 of them has already ended, so it will be refused.');
     await page.screenshot({ path: shot('runs-tab-urgent-dialog.png') });
+    expect(await seriousViolations(page, '[data-testid="runs-urgent-confirm"]')).toEqual([]);
     await dialog.getByTestId('runs-urgent-yes').click();
     await expect(dialog).toHaveCount(0);
     await expect(page.getByTestId('runs-notice')).toContainText('Marked urgent: 2 runs; 1 refused.');
