@@ -3,7 +3,7 @@
  * confirmation (Escape keeps the run normal), then shows the Urgent badge; the Runs tab states each
  * run's verdict, lets an operator select open runs and mark them urgent in one go (an ended run in
  * the selection comes back refused, with the reason; the dialog passes the axe check); a viewer
- * sees neither control.
+ * sees neither control. The same confirmation cancels a run, with a reason.
  * Screenshots of the run page's header and of the Runs tab go to $E2E_SHOTS when set, else to the
  * test's output folder.
  */
@@ -108,5 +108,16 @@ test('runs are marked urgent from the run page and in bulk from the Runs tab; vi
     await expect(row(failed).getByTestId('run-urgent-badge')).toHaveCount(0);
     await expect(page.getByTestId('runs-selected')).toHaveCount(0);
     await page.getByTestId('runs-table-frame').screenshot({ path: shot('runs-tab-urgent.png') });
+  });
+
+  await test.step('the same confirmation cancels a run: focus in its reason field, the reason kept', async () => {
+    await page.goto(`/runs/${three}`);
+    await page.getByTestId('run-cancel').click();
+    const dialog = page.getByRole('alertdialog', { name: 'Cancel this run?' });
+    await expect(dialog.getByTestId('run-cancel-reason')).toBeFocused();
+    await page.keyboard.type('not needed after all');
+    await dialog.getByTestId('run-cancel-yes').click();
+    await expect(page.getByTestId('run-status')).toHaveText('cancelled', { timeout: 30_000 });
+    await expect(page.getByTestId('run-cause')).toContainText('not needed after all');
   });
 });
