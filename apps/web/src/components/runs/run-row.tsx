@@ -42,7 +42,7 @@ export function RunRow({ run: r, selected, onToggle }: { run: RunItem; selected:
         {r.inputName && <span className="block max-w-28 truncate font-sans text-slate-500" title={r.inputName}>{r.inputName}</span>}
       </td>
       <td className="px-2 py-2">
-        <Link href={`/meshes/${r.meshId}`} className="hover:underline">{r.meshName}</Link>
+        <Link href={`/meshes/${r.meshId}`} className="hover:underline [overflow-wrap:anywhere]">{r.meshName}</Link>
         <span className="ml-1 text-xs text-slate-500">v{r.meshVersion}</span>
       </td>
       <td className="px-2 py-2">
@@ -51,7 +51,7 @@ export function RunRow({ run: r, selected, onToggle }: { run: RunItem; selected:
           {r.urgent && <UrgentBadge />}
         </span>
       </td>
-      <td className="min-w-32 max-w-xs px-2 py-2 text-slate-700" title={[r.causeMessage, verdict?.text].filter(Boolean).join('\n')}>
+      <td className="min-w-32 max-w-xs px-2 py-2 text-slate-700 [overflow-wrap:anywhere]" title={[r.causeMessage, verdict?.text].filter(Boolean).join('\n')}>
         {r.cause && (
           <span className="flex items-start gap-1.5">
             <SeverityBadge severity={r.severity} />
