@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { seriousViolations } from '../support/a11y';
 import { importMesh, startRun } from '../support/api';
 import { signIn } from '../support/session';
 
@@ -7,14 +7,6 @@ import { signIn } from '../support/session';
  * An automated accessibility check (axe-core, WCAG 2.x A and AA rules) on every page: no violation
  * of `serious` or `critical` impact. Each failure names the rule, its help text and the elements.
  */
-
-/** The serious and critical violations on the page as it is now, one line per rule. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-  return result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 4).map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 const PAGES = [
   ['meshes list', '/meshes', 'mesh-link-claims-intake'],

@@ -67,5 +67,5 @@ test('a failed run shows up in the feed and the Action Center without reload', a
   await row.getByTestId('run-select').check();
   await expect(page.getByTestId('runs-selected')).toHaveText('1 selected');
   await page.getByTestId('runs-reopen').click();
-  await expect(page.getByTestId('reopen-dialog')).toBeVisible();
+  await expect(page.getByTestId('reopen-confirm')).toBeVisible();
 });

@@ -47,10 +47,10 @@ test('re-open from the Action Center on the latest version turns a failed run do
   const item = page.locator(`[data-testid="action-item"][data-mesh="${name}"]`);
   await expect(item).toBeVisible({ timeout: 25_000 });
   await item.getByTestId('action-reopen').click();
-  const dialog = page.getByTestId('reopen-dialog');
+  const dialog = page.getByTestId('reopen-confirm');
   await dialog.getByTestId('reopen-latest').check();
   await expect(dialog.getByTestId('reopen-summary')).toHaveText('Re-open 1 run from member cut on the latest saved version (v2).');
-  await dialog.getByTestId('reopen-confirm').click();
+  await dialog.getByTestId('reopen-yes').click();
 
   await expect.poll(async () => (await runOf(page, runId)).status, { timeout: 30_000 }).toBe('done');
   expect((await runOf(page, runId)).output?.text).toBe(text);

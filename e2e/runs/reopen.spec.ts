@@ -41,11 +41,11 @@ test('re-open a failed run from the run page on the latest version turns it done
   expect(saved).toMatchObject({ ok: true, version: 2 });
 
   await page.getByTestId('run-reopen').click();
-  const dialog = page.getByTestId('reopen-dialog');
+  const dialog = page.getByTestId('reopen-confirm');
   await expect(dialog.getByTestId('reopen-summary')).toHaveText("Re-open 1 run from member words on each run's own version (v1).");
   await dialog.getByTestId('reopen-latest').check();
   await expect(dialog.getByTestId('reopen-summary')).toHaveText('Re-open 1 run from member words on the latest saved version (v2).');
-  await dialog.getByTestId('reopen-confirm').click();
+  await dialog.getByTestId('reopen-yes').click();
 
   await expect(page.getByTestId('run-view')).toHaveAttribute('data-status', 'done', { timeout: 30_000 });
   const run = (await trpc(page, 'runs.get', { runId })) as { output: { text: string }; meshVersion: number };

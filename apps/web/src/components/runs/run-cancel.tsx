@@ -6,6 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { buttonClass, inputClass } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { errorMessage } from '@/trpc/errors';
 import { useTRPC } from '@/trpc/client';
 
@@ -22,32 +23,24 @@ export function RunCancel({ runId }: { runId: string }) {
       },
     }),
   );
-  if (!asking) {
-    return (
-      <button type="button" className={buttonClass.danger} onClick={() => setAsking(true)} data-testid="run-cancel">
+  return (
+    <>
+      <button type="button" className={buttonClass.danger} onClick={() => { cancel.reset(); setAsking(true); }} data-testid="run-cancel">
         Cancel run…
       </button>
-    );
-  }
-  return (
-    <form
-      className="flex flex-wrap items-center gap-2 rounded-md border border-red-200 bg-red-50 px-3 py-2 text-sm"
-      data-testid="run-cancel-confirm"
-      onSubmit={(e) => {
-        e.preventDefault();
-        cancel.mutate({ runId, ...(reason.trim() ? { reason: reason.trim() } : {}) });
-      }}
-    >
-      <span className="text-red-900">Stop every step of this run and set its open messages aside?</span>
-      <label className="flex items-center gap-1">
-        <span className="sr-only">Reason</span>
-        <input className={`${inputClass} w-56`} placeholder="Reason (optional)" value={reason} onChange={(e) => setReason(e.target.value)} data-testid="run-cancel-reason" />
-      </label>
-      <button type="submit" className={buttonClass.danger} disabled={cancel.isPending} data-testid="run-cancel-yes">
-        {cancel.isPending ? 'Cancelling…' : 'Cancel the run'}
-      </button>
-      <button type="button" className={buttonClass.ghost} onClick={() => setAsking(false)}>Keep it running</button>
-      {cancel.isError && <span role="alert" className="text-red-800">{errorMessage(cancel.error)}</span>}
-    </form>
+      {asking && (
+        <ConfirmDialog title="Cancel this run?" confirmLabel="Cancel the run" busyLabel="Cancelling…" cancelLabel="Keep it running" tone="danger" testId="run-cancel"
+          busy={cancel.isPending} error={cancel.isError ? errorMessage(cancel.error) : null}
+          onConfirm={() => cancel.mutate({ runId, ...(reason.trim() ? { reason: reason.trim() } : {}) })} onCancel={() => setAsking(false)}
+          fields={
+            <label className="block">
+              <span className="mb-0.5 block text-xs text-slate-600">Reason (optional)</span>
+              <input className={inputClass} value={reason} onChange={(e) => setReason(e.target.value)} data-testid="run-cancel-reason" />
+            </label>
+          }>
+          <p>Every step of this run stops wherever it runs, and its open messages are set aside.</p>
+        </ConfirmDialog>
+      )}
+    </>
   );
 }

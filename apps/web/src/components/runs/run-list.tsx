@@ -1,7 +1,8 @@
 'use client';
 /**
  * The Runs tab: filters (mesh, status, cause, severity, time range), search by run id or input name,
- * sortable columns, server-side pages, and bulk re-open of the selected failed or stalled runs.
+ * sortable columns, server-side pages, and two bulk actions on the selected runs (operators and
+ * admins): re-open the failed or stalled ones, mark the queued, running or stalled ones urgent.
  * Filters, search, sort and page live in the URL (run-query.ts), so reload, Back and a shared link
  * keep them. Refetches when the engine says something moved (components/live) and while runs go.
  */
@@ -15,8 +16,11 @@ import { useTRPC } from '@/trpc/client';
 import { ReopenDialog, type ReopenDone } from './reopen-dialog';
 import { RunFilters } from './run-filters';
 import { formatRunQuery, parseRunQuery, rangeBounds, runFilters, type RunQuery, type RunSort } from './run-query';
-import { ENDED } from './run-status';
+import { canMarkUrgent } from './run-row';
+import { ENDED, shortId } from './run-status';
 import { RunTable } from './run-table';
+import { plural } from './timeline-scale';
+import { RunsUrgent, type UrgentDone } from './run-urgent';
 import { Can } from '@/components/ui/access';
 
 const PAGE = 25;
@@ -31,7 +35,8 @@ export function RunList() {
   const [selection, setSelection] = useState<{ view: string; ids: ReadonlySet<string> }>({ view, ids: new Set() });
   const selected = selection.view === view ? selection.ids : new Set<string>();
   const [reopening, setReopening] = useState(false);
-  const [notice, setNotice] = useState<string | null>(null);
+  // What the last bulk action did, and the runs it refused with the reasons.
+  const [notice, setNotice] = useState<{ text: string; refused: ReopenDone['refused'] } | null>(null);
   // Fixed when the range is chosen (or the page loads), so polling does not slide it and change the query key.
   const { range, from, to } = query;
   const bounds = useMemo(() => rangeBounds({ range, from, to }, new Date()), [range, from, to]);
@@ -48,12 +53,18 @@ export function RunList() {
   );
   const update = (patch: Partial<RunQuery>) => setQuery({ ...query, page: 1, ...patch });
   const sortBy = (sort: RunSort) => update(query.sort === sort ? { dir: query.dir === 'desc' ? 'asc' : 'desc' } : { sort, dir: 'desc' });
-  const done = (r: ReopenDone) => {
-    setReopening(false);
+  const finish = (verb: string, count: number, refused: ReopenDone['refused']) => {
     setSelection({ view, ids: new Set() });
-    setNotice(`Re-opened ${r.reopened.length} ${r.reopened.length === 1 ? 'run' : 'runs'}${r.refused.length ? `; ${r.refused.length} refused` : ''}.`);
+    setNotice({ text: `${verb} ${plural(count, 'run')}${refused.length ? `; ${refused.length} refused` : ''}.`, refused });
     void runs.refetch();
   };
+  const done = (r: ReopenDone) => {
+    setReopening(false);
+    finish('Re-opened', r.reopened.length, r.refused);
+  };
+  const marked = (r: UrgentDone) => finish('Marked urgent:', r.marked.length, r.refused);
+  const selectedIds = [...selected];
+  const ended = (runs.data?.items ?? []).filter((r) => selected.has(r.id) && !canMarkUrgent(r)).length;
   return (
     <section data-testid="run-list">
       <div className="mb-4 flex flex-wrap items-end justify-between gap-4">
@@ -73,9 +84,19 @@ export function RunList() {
           <button type="button" className={buttonClass.secondary} disabled={selected.size === 0} onClick={() => setReopening(true)} data-testid="runs-reopen">
             Re-open selected
           </button>
+          <RunsUrgent runIds={selectedIds} ended={ended} onDone={marked} />
         </Can>
       </RunFilters>
-      {notice && <p className="mb-2 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800" data-testid="runs-notice">{notice}</p>}
+      {notice && (
+        <div className="mb-2 rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-800" role="status" data-testid="runs-notice">
+          <p>{notice.text}</p>
+          {notice.refused.length > 0 && (
+            <ul className="mt-1 list-disc pl-5 text-amber-800" data-testid="runs-notice-refused">
+              {notice.refused.map((r) => <li key={r.runId}><span className="font-mono text-xs">{shortId(r.runId)}</span>: {r.reason}</li>)}
+            </ul>
+          )}
+        </div>
+      )}
       {runs.isError && <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-700">{errorMessage(runs.error)}</p>}
       {runs.isPending && <p className="text-sm text-slate-500">Loading runs…</p>}
       {runs.data?.total === 0 && (
@@ -87,7 +108,7 @@ export function RunList() {
         <RunTable runs={runs.data.items} query={query} onSort={sortBy} selected={selected} onSelect={(ids) => setSelection({ view, ids })} />
       )}
       {runs.data && <Pager page={query.page - 1} size={PAGE} total={runs.data.total} onPage={(p) => setQuery({ ...query, page: p + 1 })} testId="runs-pager" />}
-      {reopening && <ReopenDialog runIds={[...selected]} onClose={() => setReopening(false)} onDone={done} />}
+      {reopening && <ReopenDialog runIds={selectedIds} onClose={() => setReopening(false)} onDone={done} />}
     </section>
   );
 }

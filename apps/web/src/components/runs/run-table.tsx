@@ -1,7 +1,10 @@
 'use client';
-/** The Runs table: sortable column heads (the sort lives in the URL), a select-all box and a row per run. */
+/**
+ * The Runs table: sortable column heads (the sort lives in the URL), a select-all box (for operators
+ * and admins: the runs that can be re-opened or marked urgent) and a row per run.
+ */
 import type { RunQuery, RunSort } from './run-query';
-import { canReopen, RunRow, type RunItem } from './run-row';
+import { canSelect, RunRow, type RunItem } from './run-row';
 import { useCan } from '@/components/ui/access';
 
 interface Props {
@@ -16,8 +19,8 @@ const th = 'px-2 py-2 font-medium';
 
 export function RunTable({ runs, query, onSort, selected, onSelect }: Props) {
   const canOperate = useCan('operate');
-  const reopenable = runs.filter(canReopen);
-  const allSelected = reopenable.length > 0 && reopenable.every((r) => selected.has(r.id));
+  const selectable = runs.filter(canSelect);
+  const allSelected = selectable.length > 0 && selectable.every((r) => selected.has(r.id));
   const toggle = (id: string) => {
     const next = new Set(selected);
     if (next.has(id)) next.delete(id);
@@ -41,14 +44,14 @@ export function RunTable({ runs, query, onSort, selected, onSelect }: Props) {
           <tr>
             <th className="w-8 px-2 py-2">
               {canOperate && (
-                <input type="checkbox" aria-label="Select every failed or stalled run on this page" checked={allSelected} disabled={reopenable.length === 0}
-                  data-testid="runs-select-all" onChange={() => onSelect(allSelected ? new Set() : new Set(reopenable.map((r) => r.id)))} />
+                <input type="checkbox" aria-label="Select every run on this page that can be re-opened or marked urgent" checked={allSelected} disabled={selectable.length === 0}
+                  data-testid="runs-select-all" onChange={() => onSelect(allSelected ? new Set() : new Set(selectable.map((r) => r.id)))} />
               )}
             </th>
             <th className={th}>Run</th>
             <th className={th}>Mesh</th>
             {sortable('status', 'Status')}
-            <th className={th}>Cause</th>
+            <th className={th} title="why it failed, and the admission verdict in words">Cause / verdict</th>
             <th className={th} aria-sort={query.sort === 'started' || query.sort === 'ended' ? (query.dir === 'desc' ? 'descending' : 'ascending') : 'none'}>
               <span className="flex flex-col items-start">
                 {sortButton('started', 'Started')}

@@ -11,7 +11,7 @@ import { MessageTrail } from './message-trail';
 import { RunAttempts } from './run-attempts';
 import { RunMesh } from './run-mesh';
 import { RunOutput } from './run-output';
-import { CANCELLABLE, ENDED } from './run-status';
+import { ADMISSION_TONE_CLASS, admissionWords, CANCELLABLE, ENDED } from './run-status';
 import { RunCancel } from './run-cancel';
 import { RunUrgent } from './run-urgent';
 import { RunToolCalls } from './run-tool-calls';
@@ -140,12 +140,11 @@ function CauseLine({ status, cause, message, done }: { status: string; cause: st
  * that refused it. Nothing for runs from before admission.
  */
 function AdmissionLine({ admission, line }: { admission: { verdict: string; sentence: string } | null; line: string | null }) {
-  const text = line ?? admission?.sentence;
-  if (!admission || !text) return null;
-  const waiting = admission.verdict === 'wait' && line === admission.sentence;
+  const words = admissionWords(admission, line);
+  if (!words) return null;
   return (
-    <p className={`text-sm ${waiting ? 'text-amber-800' : admission.verdict === 'refused' ? 'text-red-800' : 'text-slate-600'}`} data-testid="run-admission" data-verdict={admission.verdict}>
-      {text}
+    <p className={`text-sm ${ADMISSION_TONE_CLASS[words.tone]}`} data-testid="run-admission" data-verdict={words.verdict}>
+      {words.text}
     </p>
   );
 }
