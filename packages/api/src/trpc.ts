@@ -8,7 +8,7 @@
  */
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
-import { AccessRefusedError, NotSignedInError } from '@trellis/engine/users/errors';
+import { isEngineError } from '@trellis/engine/errors';
 import { authorize } from '@trellis/engine/users/session-user';
 import type { AccessRule } from '@trellis/engine/users/roles';
 import type { Context } from './context';
@@ -37,8 +37,8 @@ const signedIn = t.procedure.use(async ({ ctx, meta, path, next }) => {
   if (!rule || rule === 'public') throw new TRPCError({ code: 'FORBIDDEN', message: `refused by the role policy: ${path} has no access rule` });
   const user = await authorize(ctx.db, ctx.session, rule, path).catch((err: unknown) => {
     // Refusals keep their sentence and become UNAUTHORIZED or FORBIDDEN; anything else is a fault.
-    if (err instanceof NotSignedInError) throw new TRPCError({ code: 'UNAUTHORIZED', message: err.message, cause: err });
-    if (err instanceof AccessRefusedError) throw new TRPCError({ code: 'FORBIDDEN', message: err.message, cause: err });
+    if (isEngineError(err, 'unauthorized')) throw new TRPCError({ code: 'UNAUTHORIZED', message: err.message, cause: err });
+    if (isEngineError(err, 'forbidden')) throw new TRPCError({ code: 'FORBIDDEN', message: err.message, cause: err });
     throw err;
   });
   return next({ ctx: { ...ctx, user } });

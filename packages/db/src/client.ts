@@ -33,8 +33,17 @@ export interface DbHandle {
   close(): Promise<void>;
 }
 
-/** A snapshot asked of a Postgres database: Trellis does not copy a server it does not own. */
+const SNAPSHOT_UNSUPPORTED = Symbol.for('trellis.snapshot-unsupported-error');
+
+/**
+ * A snapshot asked of a Postgres database: Trellis does not copy a server it does not own. Test for
+ * it with {@link isSnapshotUnsupported}, not `instanceof`: the web server loads this module more than
+ * once (its startup hook and its routes are separate bundles), and the handle that throws may come
+ * from the other copy.
+ */
 export class SnapshotUnsupportedError extends Error {
+  /** Brand every copy of this class shares (a registered symbol). */
+  readonly [SNAPSHOT_UNSUPPORTED] = true;
   constructor() {
     super(
       'the database is Postgres (DATABASE_URL): Trellis snapshots only the embedded database; back Postgres up with ' +
@@ -42,6 +51,11 @@ export class SnapshotUnsupportedError extends Error {
     );
     this.name = 'SnapshotUnsupportedError';
   }
+}
+
+/** True when `err` is a {@link SnapshotUnsupportedError} made by any copy of this module. */
+export function isSnapshotUnsupported(err: unknown): err is SnapshotUnsupportedError {
+  return typeof err === 'object' && err !== null && (err as { [SNAPSHOT_UNSUPPORTED]?: unknown })[SNAPSHOT_UNSUPPORTED] === true;
 }
 
 /** Options for {@link openDb}. */

@@ -8,7 +8,8 @@
 import { getServerSession, type NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
 import { clientAddress, parseProxyTrust, type ProxyTrust } from '@trellis/api/security/client-address';
-import { OidcSignInRefusedError, signInWithOidc } from '@trellis/engine/users/sign-in-oidc';
+import { isEngineError } from '@trellis/engine/errors';
+import { type OidcSignInRefusedError, signInWithOidc } from '@trellis/engine/users/sign-in-oidc';
 import { endSessions } from '@trellis/engine/users/own-account';
 import { loadSessionUser, type SessionClaims } from '@trellis/engine/users/session-user';
 import type { Engine } from '@trellis/engine/engine';
@@ -89,7 +90,7 @@ export function authOptions(): NextAuthOptions {
           return true;
         } catch (err) {
           // A refusal's code (never its text) travels in the URL; the sign-in page says the sentence.
-          if (err instanceof OidcSignInRefusedError) return `/signin?sso=${err.reason}`;
+          if (isEngineError(err, 'sso_refused')) return `/signin?sso=${(err as OidcSignInRefusedError).reason}`;
           throw err;
         }
       },

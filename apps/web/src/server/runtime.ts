@@ -2,7 +2,10 @@
  * The process-wide Trellis runtime: the database, the engine handle and (unless TRELLIS_ENGINE=external)
  * the in-process orchestrator and worker. Kept on `globalThis` because Next.js bundles instrumentation,
  * route handlers and pages separately: module state would give each its own database, and PGlite
- * allows one opener per data directory.
+ * allows one opener per data directory. The engine's own process-wide state (its workers'
+ * heartbeats, the metrics registry, the drain flag) is kept per process the same way
+ * (@trellis/engine kernel/process-singleton.ts). Loading the engine unbundled instead
+ * (serverExternalPackages) is not open to it: the workspace packages ship TypeScript source.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { SnapshotUnsupportedError } from '@trellis/db/client';
+import { isSnapshotUnsupported } from '@trellis/db/client';
 import { actorOf, recordAudit } from '@trellis/engine/audit/append';
 import { EngineError } from '@trellis/engine/errors';
 import { defineRoute } from './contract';
@@ -50,7 +50,7 @@ export const backupRoute = defineRoute({
     try {
       bytes = await source.snapshot();
     } catch (err) {
-      if (err instanceof SnapshotUnsupportedError) throw new BackupUnsupportedError(err.message);
+      if (isSnapshotUnsupported(err)) throw new BackupUnsupportedError(err.message);
       throw err;
     }
     const sha256 = createHash('sha256').update(bytes).digest('hex');

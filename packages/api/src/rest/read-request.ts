@@ -3,7 +3,7 @@
  * message names the part and field, e.g. `query.wait: Too big: expected number to be <=30`.
  */
 import type { z } from 'zod';
-import { BadInputError, LimitExceededError } from '@trellis/engine/errors';
+import { BadInputError, isEngineError } from '@trellis/engine/errors';
 import { readCapped, readJsonText } from '../body-limit';
 import { checkJsonText } from '@trellis/engine/security/json-guard';
 import type { BodySpec, FileUpload, InputUpload, RawBody } from './contract';
@@ -68,7 +68,7 @@ async function readUpload(req: Request): Promise<FileUpload> {
     const name = req.headers.get(FILE_NAME_HEADER);
     return { ...(name ? { name: decodeURIComponent(name) } : {}), bytes };
   } catch (err) {
-    if (err instanceof LimitExceededError) throw err;
+    if (isEngineError(err, 'limit_exceeded')) throw err;
     throw new BadInputError('send the document as the request body, or as form data with a "file" field');
   }
 }

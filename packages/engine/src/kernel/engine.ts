@@ -14,6 +14,7 @@ import { LocalBus } from './local-bus';
 import type { PlanCache } from '../plan/plan';
 import type { AgentMember } from '@trellis/mesh/schema';
 import { runDemoAgent } from './demo-agent';
+import { processSingleton } from './process-singleton';
 import { createGuard, type Guard, type SecuritySettings } from '../policy/guard';
 
 const demoAgent: AgentRunner = (member, payload) => Promise.resolve(runDemoAgent(member, payload));
@@ -325,8 +326,8 @@ export async function checkRedisDurability(redis: Redis): Promise<RedisDurabilit
   }
 }
 
-/** The Redis servers (by URL) this process has already said something about. */
-const durabilityTold = new Set<string>();
+/** The Redis servers (by URL) this process has already said something about (one set per process, kernel/process-singleton.ts). */
+const durabilityTold = processSingleton('engine.redis-durability-told.v1', () => new Set<string>());
 
 /**
  * Logs {@link checkRedisDurability}'s findings: a warning each, or a note that nothing could be

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Finding } from '@trellis/mesh/findings';
 import {
   BadInputError,
@@ -109,5 +109,21 @@ describe('HTTP statuses on the error classes', () => {
 
   it('a bad input refused by the engine is a 400', () => {
     expect(describeError(new BadInputError('service name: expected letters'))).toEqual({ code: 'bad_input', status: 400, message: 'service name: expected letters' });
+  });
+});
+
+describe('engine errors from a second copy of the engine', () => {
+  it('are described with their status, code and cause, though instanceof fails', async () => {
+    const here = await import('./errors');
+    vi.resetModules();
+    const other = await import('./errors');
+    expect(other.StepError).not.toBe(here.StepError);
+    const foreign = new other.StepError('timed_out', 'fetch', 'the step ran past its limit');
+    expect(foreign).not.toBeInstanceOf(here.EngineError);
+    expect(here.isEngineError(foreign)).toBe(true);
+    expect(here.isEngineError(foreign, 'step_failed')).toBe(true);
+    expect(here.isEngineError(foreign, 'bad_input')).toBe(false);
+    expect(here.isEngineError(new Error('plain'))).toBe(false);
+    expect(here.describeError(foreign)).toEqual({ code: 'step_failed', status: 500, message: 'the step ran past its limit', cause: 'timed_out' });
   });
 });

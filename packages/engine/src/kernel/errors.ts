@@ -17,12 +17,20 @@ export const HTTP_STATUSES = [400, 401, 403, 404, 409, 413, 429, 500, 503, 504] 
 /** One of {@link HTTP_STATUSES}. */
 export type HttpStatus = (typeof HTTP_STATUSES)[number];
 
+const ENGINE_ERROR = Symbol.for('trellis.engine-error');
+
 /**
  * Base class: `code` is stable and machine-readable, `message` is a sentence for a person. Each
  * subclass declares `static readonly httpStatus` beside its code (errors.test.ts checks that every
  * one in the engine does), so a new error cannot fall through to a 500 unnoticed.
  */
 export abstract class EngineError extends Error {
+  /**
+   * Brand every copy of this class shares (a registered symbol): the web server loads the engine
+   * more than once (its startup hook and its routes are separate bundles), so an error thrown by
+   * one copy fails `instanceof` of another. Test with {@link isEngineError}.
+   */
+  readonly [ENGINE_ERROR] = true;
   /** Declared by every subclass; the base class has none. */
   static readonly httpStatus?: HttpStatus;
 
@@ -38,6 +46,16 @@ export abstract class EngineError extends Error {
   get httpStatus(): HttpStatus {
     return (this.constructor as typeof EngineError).httpStatus ?? 500;
   }
+}
+
+/**
+ * True when `err` is an {@link EngineError} made by any copy of the engine (and, with `code`, one
+ * with that code): the check to use where the error may come from the other bundle, instead of
+ * `instanceof`.
+ */
+export function isEngineError(err: unknown, code?: string): err is EngineError {
+  if (typeof err !== 'object' || err === null || (err as { [ENGINE_ERROR]?: unknown })[ENGINE_ERROR] !== true) return false;
+  return code === undefined || (err as EngineError).code === code;
 }
 
 /** A request field is wrong; the message names it and what was expected. */
@@ -175,16 +193,20 @@ export interface ErrorView {
   findings?: Finding[];
 }
 
+/** The codes of the errors that carry a run `cause` (InputRejectedError, StepError, AdmissionRefusedError). */
+const CAUSE_CODES: ReadonlySet<string> = new Set(['input_rejected', 'step_failed', 'admission_refused']);
+
 /** Maps any thrown value to a view without internals; unknown errors become a generic 500. */
 export function describeError(err: unknown): ErrorView {
-  if (err instanceof EngineError) {
+  // By brand, not `instanceof`: the web server's engine is built into another bundle than its routes.
+  if (isEngineError(err)) {
     const view: ErrorView = { code: err.code, status: err.httpStatus, message: err.message };
-    if (err instanceof InputRejectedError || err instanceof StepError || err instanceof AdmissionRefusedError) view.cause = err.cause;
-    if (err instanceof MeshInvalidError) view.findings = err.findings;
+    const { cause, findings } = err as { cause?: unknown; findings?: unknown };
+    if (CAUSE_CODES.has(err.code) && typeof cause === 'string') view.cause = cause as Cause;
+    if (err.code === 'mesh_invalid' && Array.isArray(findings)) view.findings = findings as Finding[];
     return view;
   }
-  // The same classes loaded a second time (the web server's engine is built into another bundle
-  // than its routes) fail `instanceof`; their code and declared status still say what they are.
+  // An error with a code and a declared status from outside the engine's classes says what it is too.
   if (err instanceof Error && typeof (err as { code?: unknown }).code === 'string' && HTTP_STATUSES.includes((err as { httpStatus?: HttpStatus }).httpStatus as HttpStatus)) {
     const { code, httpStatus } = err as Error & { code: string; httpStatus: HttpStatus };
     return { code, status: httpStatus, message: err.message };

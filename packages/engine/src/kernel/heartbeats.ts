@@ -11,6 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Engine } from './engine';
 import type { LocalBus } from './local-bus';
+import { processSingleton } from './process-singleton';
 
 /** How often a worker beats (ms). */
 export const BEAT_EVERY_MS = 5_000;
@@ -30,7 +31,12 @@ export interface Heartbeat {
   stop(): Promise<void>;
 }
 
-const localWorkers = new WeakMap<LocalBus, Map<string, Map<string, number>>>();
+/**
+ * The in-process bus's workers, by bus, pool and worker id (their concurrency). One map per process
+ * (kernel/process-singleton.ts): the web server's worker starts from one bundle and its routes
+ * admit runs from another.
+ */
+const localWorkers = processSingleton('heartbeats.local-workers.v1', () => new WeakMap<LocalBus, Map<string, Map<string, number>>>());
 
 function workersKey(engine: Pick<Engine, 'config'>, pool: string): string {
   return `${engine.config.prefix}:workers:${pool}`;

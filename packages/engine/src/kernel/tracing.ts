@@ -11,20 +11,26 @@
  */
 import { createHash } from 'node:crypto';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, TraceFlags, trace, type Context } from '@opentelemetry/api';
+import { processSingleton } from './process-singleton';
 
 /** The tracer name spans carry (instrumentation scope). */
 export const TRACER_NAME = 'trellis-engine';
 
-let enabled = false;
+/**
+ * Whether spans are recorded, and the ids {@link recordRunSpan} hands the SDK: one per process
+ * (kernel/process-singleton.ts), since the SDK is started from one bundle of the web server and
+ * spans may be recorded from another.
+ */
+const state = processSingleton('tracing.v1', () => ({ enabled: false, planned: undefined as { traceId: string; spanId: string } | undefined }));
 
 /** Turns span recording on or off (runtime/tracing.ts turns it on once its SDK is registered). */
 export function setTracing(on: boolean): void {
-  enabled = on;
+  state.enabled = on;
 }
 
 /** True while spans are recorded. */
 export function tracingOn(): boolean {
-  return enabled;
+  return state.enabled;
 }
 
 const hex = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -48,16 +54,13 @@ export function runContext(runId: string): Context {
   return trace.setSpanContext(ROOT_CONTEXT, { traceId: runTraceId(runId), spanId: runRootSpanId(runId), traceFlags: TraceFlags.SAMPLED, isRemote: true });
 }
 
-/** The trace and span ids the span being started must take, while {@link recordRunSpan} starts one. */
-let planned: { traceId: string; spanId: string } | undefined;
-
 /**
  * The ids the SDK must give the span it is starting right now, or undefined for ids of its own
  * (runtime/tracing.ts's id generator asks this first). Set only inside {@link recordRunSpan}'s
  * synchronous `startSpan`.
  */
 export function plannedSpanIds(): { traceId: string; spanId: string } | undefined {
-  return planned;
+  return state.planned;
 }
 
 /** What a run's root span says about its run. */
@@ -83,8 +86,8 @@ export interface RunSpan {
  * when cancelled. A no-op while tracing is off.
  */
 export function recordRunSpan(r: RunSpan): void {
-  if (!enabled) return;
-  planned = { traceId: runTraceId(r.runId), spanId: runRootSpanId(r.runId) };
+  if (!state.enabled) return;
+  state.planned = { traceId: runTraceId(r.runId), spanId: runRootSpanId(r.runId) };
   let span;
   try {
     span = trace.getTracer(TRACER_NAME).startSpan(
@@ -104,7 +107,7 @@ export function recordRunSpan(r: RunSpan): void {
       ROOT_CONTEXT,
     );
   } finally {
-    planned = undefined;
+    state.planned = undefined;
   }
   if (r.status === 'done') span.setStatus({ code: SpanStatusCode.OK });
   else if (r.status === 'failed') span.setStatus({ code: SpanStatusCode.ERROR, message: r.causeMessage ?? r.cause ?? 'failed' });
@@ -132,7 +135,7 @@ export interface StepSpan {
  * tracing is off.
  */
 export function recordStepSpan(s: StepSpan): void {
-  if (!enabled) return;
+  if (!state.enabled) return;
   const span = trace.getTracer(TRACER_NAME).startSpan(
     `step ${s.member}`,
     {

@@ -75,9 +75,10 @@ const RESOURCE_WORDS: Record<WaitResource, (a: { pool: string; model?: string | 
   mesh_runs: () => 'one of its mesh\'s runs to finish',
 };
 
-/** A wait in words: `45 s`, `3 min`, `2 h` (seconds in). */
+/** A wait in words: `less than a second`, `45 s`, `3 min`, `2 h` (seconds in). */
 export function duration(seconds: number): string {
-  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 1) return 'less than a second';
+  if (seconds < 90) return `${Math.round(seconds)} s`;
   if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
   return `${Math.round(seconds / 3600)} h`;
 }

@@ -92,7 +92,7 @@ export async function admit(engine: Engine, input: AdmitInput): Promise<Admissio
     sentence,
     at,
   });
-  const about = (s: number | null) => (s === null ? '' : `, about ${duration(s)}`);
+  const about = (s: number | null) => (s === null ? '' : `, ${s < 1 ? 'in' : 'about'} ${duration(s)}`);
 
   if (workers === 0) return wait('worker', null, `Waits for a worker on pool ${pool}: none is running; ${messagesAhead(behind)}.`);
 

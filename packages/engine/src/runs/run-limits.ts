@@ -138,7 +138,7 @@ export function holdSentence(l: RunLimit, meshName: string, open: number, ahead:
       : open === 1 ? `the other run of mesh ${meshName}` : `one of the ${open} runs of mesh ${meshName}`;
   const first = open >= l.limit ? `Waits for ${whose} to finish` : `Waits behind ${runs(ahead)} held before it`;
   const behind = open >= l.limit && ahead > 0 ? `; ${runs(ahead)} held before it` : '';
-  const about = estimate === null ? '' : `, about ${duration(estimate)}`;
+  const about = estimate === null ? '' : `, ${estimate < 1 ? 'in' : 'about'} ${duration(estimate)}`;
   return `${first}: ${l.scope} limit of ${runs(l.limit).replace('run', 'concurrent run')} (${l.source})${behind}${about}.`;
 }
 

@@ -19,8 +19,13 @@ const PendingRow = z.object({ pool: z.string(), depth: z.coerce.number(), age: z
 export function engineGaugeSource(engine: Engine, pools: () => Promise<readonly string[]> = () => savedPools(engine)): GaugeSource {
   return {
     async pools(): Promise<PoolDepth[]> {
-      if (busOf(engine).kind === 'local') return localDepths(engine);
       const names = await pools();
+      if (busOf(engine).kind === 'local') {
+        // The same series as on BullMQ: every reported pool, at 0 while nothing waits on it.
+        const found = await localDepths(engine);
+        const listed = new Set(found.map((p) => p.pool));
+        return [...found, ...names.filter((pool) => !listed.has(pool)).map((pool) => ({ pool, depth: 0, oldestAgeSeconds: 0 }))];
+      }
       return Promise.all(names.map((pool) => bullmqDepth(engine, pool)));
     },
     async runs(): Promise<RunCount[]> {
