@@ -1,7 +1,7 @@
 // `npm start`: installs, builds, migrates, seeds the example meshes and starts Trellis
 // (web + orchestrator + worker). Embedded PGlite under .data/ unless DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ensureInstalled, ensureRedis, launch, root, run, step, stopRedisSync } from './lib.mjs';
@@ -23,8 +23,11 @@ if (redis.started) {
 
 // Its own files (the NextAuth secret, the generated admin password) live beside the embedded
 // database: in .data/, or in the folder holding TRELLIS_DATA_DIR when that is set.
+// The folder is private to this user (0700): it holds the database and these secrets. The project's
+// own .data/ is tightened when it exists already; a folder TRELLIS_DATA_DIR sits in is only made so.
 const dataDir = process.env.TRELLIS_DATA_DIR ? path.dirname(path.resolve(process.env.TRELLIS_DATA_DIR)) : path.join(root, '.data');
-mkdirSync(dataDir, { recursive: true });
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+if (!process.env.TRELLIS_DATA_DIR) chmodSync(dataDir, 0o700);
 const secretFile = path.join(dataDir, 'nextauth-secret');
 if (!process.env.NEXTAUTH_SECRET) {
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
