@@ -106,3 +106,14 @@ export function stopRedisSync(host, port) {
 export function launch(cmd, args, env, cwd = root) {
   return spawn(cmd, args, { stdio: 'inherit', cwd, env: { ...process.env, ...env } });
 }
+
+/**
+ * What `npm start` passes on to its children when it gets `signal` ('SIGINT' or 'SIGTERM'): nothing
+ * for SIGINT, since Ctrl-C in the terminal reaches the whole process group, children included, and
+ * a forwarded signal would be a second stop; SIGTERM for SIGTERM, which may have been sent to this
+ * process alone (`kill <pid>`). A Trellis process takes a repeat within 1 s as the same stop.
+ * @returns the signal to send each running child, or null to send none.
+ */
+export function signalForChildren(signal) {
+  return signal === 'SIGTERM' ? 'SIGTERM' : null;
+}

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ensureInstalled, ensureRedis, launch, root, run, step, stopRedisSync } from './lib.mjs';
+import { ensureInstalled, ensureRedis, launch, root, run, signalForChildren, step, stopRedisSync } from './lib.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 ensureInstalled();
@@ -88,19 +88,21 @@ const shownUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
 console.log(`\nTrellis is starting on ${shownUrl}`);
 console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (generatedPassword ? ` with the password in ${path.relative(root, passwordFile)} (set TRELLIS_ADMIN_PASSWORD to choose your own)` : ''));
 
-// Ctrl-C (SIGINT, which the terminal also sends to the children) or SIGTERM is a normal stop: the
-// children are asked to stop, their exit codes (130 after SIGINT) are not failures, and this process
-// exits 0 once all have exited. A child dying on its own stops the others and sets the exit code.
+// Ctrl-C or SIGTERM is a normal stop: the children drain, their exit codes (130 after SIGINT) are
+// not failures, and this process exits 0 once all have exited. Ctrl-C (SIGINT) already reached the
+// children from the terminal, so it is not passed on (a second signal would make them exit without
+// draining); SIGTERM is (signalForChildren). A child dying on its own stops the others and sets the exit code.
 let stopping = false;
 let failed = false;
 let running = children.length;
-const stop = () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+const stop = (signal = 'SIGTERM') => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill(signal);
 };
-const onSignal = () => {
+const onSignal = (signal) => {
   if (!stopping) console.log('\nStopping Trellis…');
   stopping = true;
-  stop();
+  const forward = signalForChildren(signal);
+  if (forward) stop(forward);
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
@@ -108,7 +110,7 @@ for (const c of children) {
   c.on('exit', (code, signal) => {
     running -= 1;
     // A child can see the Ctrl-C before this process does: its 130/143 or SIGINT/SIGTERM is a stop too.
-    if (!stopping && (signal === 'SIGINT' || signal === 'SIGTERM' || code === 130 || code === 143)) onSignal();
+    if (!stopping && (signal === 'SIGINT' || signal === 'SIGTERM' || code === 130 || code === 143)) onSignal('SIGTERM');
     if (!stopping && (signal || (code !== null && code !== 0))) {
       console.error(`\u2717 a Trellis process exited with ${signal ?? `code ${code}`}; stopping the others`);
       process.exitCode = code || 1;
