@@ -1,10 +1,10 @@
 // `npm start`: installs, builds, migrates, seeds the example meshes and starts Trellis
 // (web + orchestrator + worker). Embedded PGlite under .data/ unless DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ensureInstalled, ensureRedis, launch, root, run, signalForChildren, step, stopRedisSync } from './lib.mjs';
+import { ensureInstalled, ensureRedis, launch, root, run, signalForChildren, signInLine, step, stopRedisSync } from './lib.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 ensureInstalled();
@@ -51,7 +51,14 @@ step('Building the web app');
 run('npx', ['turbo', 'run', 'build', '--filter=@trellis/web', '--output-logs=errors-only']);
 
 step('Migrating the database and seeding the example meshes');
-run('npx', ['tsx', 'scripts/prepare.ts']);
+// prepare.ts reports whether the generated password is the admin's, for the banner below.
+const passwordReport = path.join(dataDir, `.admin-password-check-${process.pid}`);
+run('npx', ['tsx', 'scripts/prepare.ts'], { env: { ...process.env, ...(generatedPassword ? { TRELLIS_ADMIN_PASSWORD_REPORT: passwordReport } : {}) } });
+let passwordInForce;
+if (generatedPassword && existsSync(passwordReport)) {
+  passwordInForce = JSON.parse(readFileSync(passwordReport, 'utf8')).inForce === true;
+  rmSync(passwordReport, { force: true });
+}
 
 // Node runs each process itself (no npx wrapper in between), so SIGTERM reaches the real server and
 // the embedded database is released when Trellis stops.
@@ -86,7 +93,7 @@ console.log(
 );
 const shownUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
 console.log(`\nTrellis is starting on ${shownUrl}`);
-console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (generatedPassword ? ` with the password in ${path.relative(root, passwordFile)} (set TRELLIS_ADMIN_PASSWORD to choose your own)` : ''));
+console.log(signInLine({ email: process.env.TRELLIS_ADMIN_EMAIL, generated: generatedPassword, inForce: passwordInForce, passwordFile: path.relative(root, passwordFile) }));
 
 // Ctrl-C or SIGTERM is a normal stop: the children drain, their exit codes (130 after SIGINT) are
 // not failures, and this process exits 0 once all have exited. Ctrl-C (SIGINT) already reached the
