@@ -106,3 +106,28 @@ export function stopRedisSync(host, port) {
 export function launch(cmd, args, env, cwd = root) {
   return spawn(cmd, args, { stdio: 'inherit', cwd, env: { ...process.env, ...env } });
 }
+
+/**
+ * What `npm start` passes on to its children when it gets `signal` ('SIGINT' or 'SIGTERM'): nothing
+ * for SIGINT, since Ctrl-C in the terminal reaches the whole process group, children included, and
+ * a forwarded signal would be a second stop; SIGTERM for SIGTERM, which may have been sent to this
+ * process alone (`kill <pid>`). A Trellis process takes a repeat within 1 s as the same stop.
+ * @returns the signal to send each running child, or null to send none.
+ */
+export function signalForChildren(signal) {
+  return signal === 'SIGTERM' ? 'SIGTERM' : null;
+}
+
+/**
+ * The banner's sign-in line. `passwordFile` (relative path) is named only when the generated
+ * password in it is the one in force for `email` (`inForce`, from scripts/prepare.ts); a generated
+ * file whose password is not the admin's (the admin was created before, from another
+ * TRELLIS_ADMIN_PASSWORD, or changed it) is said to be unused.
+ * @param {{ email: string, generated: boolean, inForce: boolean | undefined, passwordFile: string }} o
+ * @returns {string}
+ */
+export function signInLine({ email, generated, inForce, passwordFile }) {
+  if (!generated) return `Sign in as ${email}`;
+  if (inForce) return `Sign in as ${email} with the password in ${passwordFile} (set TRELLIS_ADMIN_PASSWORD to choose your own)`;
+  return `Sign in as ${email} with that account's own password (the one in ${passwordFile} is not it: the admin was created before, with another TRELLIS_ADMIN_PASSWORD, or has changed it)`;
+}

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { openDb } from '@trellis/db/client';
 import { loadEngineEnv } from '@trellis/engine/env';
 import { seedExampleMeshes } from '@trellis/engine/meshes/seed-examples';
-import { ensureAdmin } from '@trellis/engine/users/ensure-admin';
+import { writeFileSync } from 'node:fs';
+import { ensureAdmin, passwordInForce } from '@trellis/engine/users/ensure-admin';
 import { checkStartupSafety } from '@trellis/engine/users/startup-safety';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -26,6 +27,12 @@ try {
       password: process.env.TRELLIS_ADMIN_PASSWORD,
     });
     if (admin.created) console.log(`created the first admin: ${admin.email}`);
+    // npm start asks whether its generated password is the admin's (scripts/start.mjs banner).
+    const reportFile = process.env.TRELLIS_ADMIN_PASSWORD_REPORT;
+    if (reportFile) {
+      const inForce = await passwordInForce(handle.db, process.env.TRELLIS_ADMIN_EMAIL ?? 'admin@trellis.local', process.env.TRELLIS_ADMIN_PASSWORD ?? '');
+      writeFileSync(reportFile, JSON.stringify({ inForce }), { mode: 0o600 });
+    }
     const report = await seedExampleMeshes(handle.db, path.join(root, 'examples', 'meshes'));
     if (report.seeded.length) console.log(`seeded example meshes: ${report.seeded.join(', ')}`);
     for (const r of report.refused) console.error(`example ${r.file} refused: ${r.message}`);

@@ -1,10 +1,10 @@
 // `npm start`: installs, builds, migrates, seeds the example meshes and starts Trellis
 // (web + orchestrator + worker). Embedded PGlite under .data/ unless DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ensureInstalled, ensureRedis, launch, root, run, step, stopRedisSync } from './lib.mjs';
+import { ensureInstalled, ensureRedis, launch, root, run, signalForChildren, signInLine, step, stopRedisSync } from './lib.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 ensureInstalled();
@@ -23,8 +23,11 @@ if (redis.started) {
 
 // Its own files (the NextAuth secret, the generated admin password) live beside the embedded
 // database: in .data/, or in the folder holding TRELLIS_DATA_DIR when that is set.
+// The folder is private to this user (0700): it holds the database and these secrets. The project's
+// own .data/ is tightened when it exists already; a folder TRELLIS_DATA_DIR sits in is only made so.
 const dataDir = process.env.TRELLIS_DATA_DIR ? path.dirname(path.resolve(process.env.TRELLIS_DATA_DIR)) : path.join(root, '.data');
-mkdirSync(dataDir, { recursive: true });
+mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+if (!process.env.TRELLIS_DATA_DIR) chmodSync(dataDir, 0o700);
 const secretFile = path.join(dataDir, 'nextauth-secret');
 if (!process.env.NEXTAUTH_SECRET) {
   if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString('hex'), { mode: 0o600 });
@@ -48,7 +51,14 @@ step('Building the web app');
 run('npx', ['turbo', 'run', 'build', '--filter=@trellis/web', '--output-logs=errors-only']);
 
 step('Migrating the database and seeding the example meshes');
-run('npx', ['tsx', 'scripts/prepare.ts']);
+// prepare.ts reports whether the generated password is the admin's, for the banner below.
+const passwordReport = path.join(dataDir, `.admin-password-check-${process.pid}`);
+run('npx', ['tsx', 'scripts/prepare.ts'], { env: { ...process.env, ...(generatedPassword ? { TRELLIS_ADMIN_PASSWORD_REPORT: passwordReport } : {}) } });
+let passwordInForce;
+if (generatedPassword && existsSync(passwordReport)) {
+  passwordInForce = JSON.parse(readFileSync(passwordReport, 'utf8')).inForce === true;
+  rmSync(passwordReport, { force: true });
+}
 
 // Node runs each process itself (no npx wrapper in between), so SIGTERM reaches the real server and
 // the embedded database is released when Trellis stops.
@@ -83,21 +93,23 @@ console.log(
 );
 const shownUrl = `http://${host === '127.0.0.1' ? 'localhost' : host}:${port}`;
 console.log(`\nTrellis is starting on ${shownUrl}`);
-console.log(`Sign in as ${process.env.TRELLIS_ADMIN_EMAIL}` + (generatedPassword ? ` with the password in ${path.relative(root, passwordFile)} (set TRELLIS_ADMIN_PASSWORD to choose your own)` : ''));
+console.log(signInLine({ email: process.env.TRELLIS_ADMIN_EMAIL, generated: generatedPassword, inForce: passwordInForce, passwordFile: path.relative(root, passwordFile) }));
 
-// Ctrl-C (SIGINT, which the terminal also sends to the children) or SIGTERM is a normal stop: the
-// children are asked to stop, their exit codes (130 after SIGINT) are not failures, and this process
-// exits 0 once all have exited. A child dying on its own stops the others and sets the exit code.
+// Ctrl-C or SIGTERM is a normal stop: the children drain, their exit codes (130 after SIGINT) are
+// not failures, and this process exits 0 once all have exited. Ctrl-C (SIGINT) already reached the
+// children from the terminal, so it is not passed on (a second signal would make them exit without
+// draining); SIGTERM is (signalForChildren). A child dying on its own stops the others and sets the exit code.
 let stopping = false;
 let failed = false;
 let running = children.length;
-const stop = () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+const stop = (signal = 'SIGTERM') => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill(signal);
 };
-const onSignal = () => {
+const onSignal = (signal) => {
   if (!stopping) console.log('\nStopping Trellis…');
   stopping = true;
-  stop();
+  const forward = signalForChildren(signal);
+  if (forward) stop(forward);
 };
 process.on('SIGINT', onSignal);
 process.on('SIGTERM', onSignal);
@@ -105,7 +117,7 @@ for (const c of children) {
   c.on('exit', (code, signal) => {
     running -= 1;
     // A child can see the Ctrl-C before this process does: its 130/143 or SIGINT/SIGTERM is a stop too.
-    if (!stopping && (signal === 'SIGINT' || signal === 'SIGTERM' || code === 130 || code === 143)) onSignal();
+    if (!stopping && (signal === 'SIGINT' || signal === 'SIGTERM' || code === 130 || code === 143)) onSignal('SIGTERM');
     if (!stopping && (signal || (code !== null && code !== 0))) {
       console.error(`\u2717 a Trellis process exited with ${signal ?? `code ${code}`}; stopping the others`);
       process.exitCode = code || 1;

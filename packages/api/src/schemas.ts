@@ -32,9 +32,21 @@ export const SaveResultSchema = z.discriminatedUnion('ok', [
   }),
 ]);
 
+/** True when `text` holds a control character (U+0000–U+001F, U+007F), which no id has; Postgres text cannot hold U+0000 at all. */
+export function hasControlCharacter(text: string): boolean {
+  // eslint-disable-next-line no-control-regex
+  return /[\u0000-\u001f\u007f]/.test(text);
+}
+
+/** An id of ours (1 to `max` characters, no control characters): refused with a clear message before it reaches SQL. */
+export function idSchema(max = 64) {
+  return z.string().min(1).max(max).refine((s) => !hasControlCharacter(s), { message: 'must not contain control characters (such as NUL)' });
+}
+
 /** Mesh ids are UUIDv7 text; anything longer is not one of ours. */
-export const MeshIdSchema = z.string().min(1).max(64);
-export const RunIdSchema = z.string().min(1).max(64);
+export const MeshIdSchema = idSchema();
+/** Run ids are UUIDv7 text, like mesh ids. */
+export const RunIdSchema = idSchema();
 
 /** Run states (DESIGN.md §1). */
 export const RUN_STATUSES = ['queued', 'running', 'done', 'failed', 'stalled', 'cancelled'] as const;

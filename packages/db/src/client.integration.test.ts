@@ -1,10 +1,11 @@
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { restoreDataDir } from './backup';
 import { DatabaseUnreachableError, openDb } from './client';
 
 const CLIENT = fileURLToPath(new URL('./client.ts', import.meta.url));
@@ -24,6 +25,53 @@ catch (e) { console.log('refused: ' + e.message); }`;
     });
   });
 }
+
+/** The permission bits of `path` (e.g. 0o700). */
+const modeOf = (path: string) => statSync(path).mode & 0o777;
+
+/** Every file under `dir` that other users may write (the `find -perm -o+w` check). */
+function worldWritable(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => (statSync(join(dir, f)).mode & 0o002) !== 0);
+}
+
+describe('the embedded data directory is private to its user', () => {
+  it('is made 0700 under umask 022, an existing 0755 one is tightened, and a restore keeps both directories 0700', async () => {
+    const previousUmask = process.umask(0o022);
+    try {
+      const parent = join(mkdtempSync(join(tmpdir(), 'trellis-db-')), 'data');
+      const dir = join(parent, 'pglite');
+      const first = await openDb({ dataDir: dir });
+      await first.migrate();
+      expect(modeOf(parent).toString(8)).toBe('700');
+      expect(modeOf(dir).toString(8)).toBe('700');
+      expect(worldWritable(dir)).toEqual([]);
+      const snapshot = await first.snapshot();
+      await first.close();
+
+      // A directory an older version left open is closed on the next open.
+      chmodSync(dir, 0o755);
+      const again = await openDb({ dataDir: dir });
+      expect(modeOf(dir).toString(8)).toBe('700');
+      await again.close();
+
+      chmodSync(dir, 0o755);
+      const restored = await restoreDataDir(dir, snapshot);
+      expect(modeOf(restored.dataDir).toString(8)).toBe('700');
+      expect(worldWritable(restored.dataDir)).toEqual([]);
+      expect(restored.previous).toBeDefined();
+      expect(modeOf(restored.previous ?? '').toString(8)).toBe('700');
+
+      // Into a folder that does not exist yet: made private too.
+      const elsewhere = join(mkdtempSync(join(tmpdir(), 'trellis-db-')), 'new', 'pglite');
+      mkdirSync(join(elsewhere, '..', '..'), { recursive: true });
+      const fresh = await restoreDataDir(elsewhere, snapshot);
+      expect(modeOf(fresh.dataDir).toString(8)).toBe('700');
+      expect(modeOf(join(fresh.dataDir, '..')).toString(8)).toBe('700');
+    } finally {
+      process.umask(previousUmask);
+    }
+  });
+});
 
 describe('openDb', () => {
   it('keeps another process out of an embedded data directory until the first closes', async () => {

@@ -2,8 +2,8 @@
  * Database client factory: Postgres through `pg` when a URL is given, embedded PGlite otherwise.
  * Both return the same Drizzle `PgDatabase`, so every query is written once.
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -178,11 +178,13 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
   let unlock = () => undefined as void;
   try {
     if (!inMemory) {
-      mkdirSync(dataDir, { recursive: true });
+      mkdirSync(dirname(dataDir), { recursive: true, mode: 0o700 });
+      privateDataDir(dataDir);
       unlock = lockDataDir(dataDir);
     }
     client = await PGlite.create(dataDir);
     await client.query('select 1');
+    if (!inMemory) privateFiles(dataDir);
   } catch (err) {
     unlock();
     if (err instanceof DatabaseUnreachableError) throw err;
@@ -207,6 +209,37 @@ export async function openDb(options: OpenDbOptions = {}): Promise<DbHandle> {
       unlock();
     },
   };
+}
+
+/**
+ * Makes `dir` (PGlite's data directory) private to this user: created with mode 0700 when missing,
+ * an existing one tightened to 0700. PGlite writes its files world-writable whatever the umask, so
+ * the directory's mode is what keeps other local users from reading or rewriting the database
+ * (password and token hashes included). Folders created above it are 0700 too; an existing parent
+ * is left as it is.
+ * @throws the fs error when `dir` cannot be created or its mode changed (e.g. another user owns it).
+ */
+export function privateDataDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  chmodSync(dir, 0o700);
+}
+
+/**
+ * Tightens the files PGlite has written under `dir` to 0600 and its folders to 0700 (symbolic
+ * links are left alone). The private data directory ({@link privateDataDir}) already protects them;
+ * this keeps a copied or moved directory from carrying world-writable files along. Files PGlite
+ * creates later get its own mode again, still inside the private directory.
+ */
+export function privateFiles(dir: string): void {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      chmodSync(path, 0o700);
+      privateFiles(path);
+    } else if (entry.isFile() && (lstatSync(path).mode & 0o077) !== 0) {
+      chmodSync(path, 0o600);
+    }
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import type { IContainer } from 'kubernetes-models/v1/Container';
 import type { IPodTemplateSpec } from 'kubernetes-models/v1/PodTemplateSpec';
 import type { IProbe } from 'kubernetes-models/v1/Probe';
 import type { IDeployment } from 'kubernetes-models/apps/v1/Deployment';
+import type { IJob } from 'kubernetes-models/batch/v1/Job';
 import type { IPodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import type { IScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1/ScaledObject';
 import type { ITriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1/TriggerAuthentication';
@@ -97,7 +98,8 @@ function containerProblems(where: string, c: IContainer, component: string | und
     expect('livenessProbe', '/livez', healthPort);
     expect('readinessProbe', '/readyz', healthPort);
   }
-  if (component === 'web') expect('readinessProbe', '/api/health');
+  // /api/readyz is /api/health plus draining: a stopping web pod must leave the Service.
+  if (component === 'web') expect('readinessProbe', '/api/readyz');
   return problems;
 }
 
@@ -122,6 +124,45 @@ function podProblems(where: string, template: IPodTemplateSpec, objects: readonl
     }
   }
   return problems;
+}
+
+/** The setting that puts /metrics and /api/metrics behind a bearer token (kernel/env.ts). */
+const METRICS_TOKEN = 'TRELLIS_METRICS_TOKEN';
+
+/** True when `secret` (in the build) has `key` in its data or stringData. */
+function secretHas(objects: readonly K8sObject[], secretName: string, key: string): boolean {
+  const secret = ofKind<ISecret>(objects, 'Secret').find((s) => name(s) === secretName);
+  return secret !== undefined && (key in (secret.stringData ?? {}) || key in (secret.data ?? {}));
+}
+
+/**
+ * A production build's metrics are not open: every Deployment's containers read TRELLIS_METRICS_TOKEN
+ * from a Secret of the build (an `env` secretKeyRef, or `envFrom` a Secret holding the key), and the
+ * ConfigMap does not set it in plain text.
+ */
+export function metricsTokenProblems(objects: readonly K8sObject[]): string[] {
+  const problems: string[] = [];
+  if (trellisConfig(objects)?.[METRICS_TOKEN] !== undefined) problems.push(`ConfigMap ${CONFIG_NAME} sets ${METRICS_TOKEN} in plain text: keep it in a Secret`);
+  for (const d of ofKind<IDeployment>(objects, 'Deployment')) {
+    for (const c of d.spec?.template.spec?.containers ?? []) {
+      const direct = c.env?.find((e) => e.name === METRICS_TOKEN);
+      const fromSecret = direct
+        ? direct.valueFrom?.secretKeyRef !== undefined && secretHas(objects, direct.valueFrom.secretKeyRef.name ?? '', direct.valueFrom.secretKeyRef.key)
+        : (c.envFrom ?? []).some((f) => f.secretRef !== undefined && secretHas(objects, f.secretRef.name ?? '', METRICS_TOKEN));
+      if (!fromSecret) problems.push(`Deployment ${name(d)} container ${c.name} does not read ${METRICS_TOKEN} from a Secret: its metrics would be open`);
+    }
+  }
+  return problems;
+}
+
+/**
+ * Every Job sets ttlSecondsAfterFinished: a Job's pod template cannot change, so a finished prepare
+ * Job left in place makes the next `kubectl apply` with a new image fail.
+ */
+export function jobProblems(objects: readonly K8sObject[]): string[] {
+  return ofKind<IJob>(objects, 'Job')
+    .filter((j) => j.spec?.ttlSecondsAfterFinished === undefined)
+    .map((j) => `Job ${name(j)} has no ttlSecondsAfterFinished: a new image could not be applied while the finished Job remains`);
 }
 
 /**

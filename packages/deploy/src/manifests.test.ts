@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { composeProblems, deploymentProblems, queuePrefixOf, scalingProblems, serviceProblems, trellisConfig } from './checks';
+import { composeProblems, deploymentProblems, jobProblems, metricsTokenProblems, queuePrefixOf, scalingProblems, serviceProblems, trellisConfig } from './checks';
 import { KUBERNETES_DIR, REPO_ROOT, kustomize, type K8sObject } from './render';
 import { schemaProblems } from './schema';
 // What the engine and the web app refuse at start, to show the placeholders cannot run as they are.
@@ -69,6 +69,10 @@ describe.each(Object.keys(OVERLAYS) as Overlay[])('overlay %s', (overlay) => {
     expect(deploymentProblems(rendered[overlay])).toEqual([]);
   });
 
+  test('every Job removes itself after it finishes, so a new image can be applied', () => {
+    expect(jobProblems(rendered[overlay])).toEqual([]);
+  });
+
   test('every Service reaches pods of the build', () => {
     expect(serviceProblems(rendered[overlay])).toEqual([]);
   });
@@ -92,6 +96,10 @@ test('the queue prefix the ScaledObjects read is the one the engine derives from
   const agents = find(rendered.production, 'ScaledObject', 'trellis-worker-agents');
   expect(firstTrigger(agents).listName).toBe('{trellis}:pool-agents:wait');
   expect(agents.spec?.triggers.find((t) => t.name === 'urgent-wait')?.metadata.listName).toBe('{trellis}:pool-agents.urgent:wait');
+});
+
+test('the production metrics ask for a token every pod reads from the Secret', () => {
+  expect(metricsTokenProblems(rendered.production)).toEqual([]);
 });
 
 test('the production placeholders are refused at start, so none can run by mistake', () => {
@@ -158,6 +166,20 @@ describe('the guards refuse broken files', () => {
       'Deployment trellis-worker-default terminationGracePeriodSeconds 20 is under 30',
       'Deployment trellis-worker-default terminationGracePeriodSeconds 20 s does not cover TRELLIS_DRAIN_MS 25000 ms + 5000 ms hand-back',
     ]);
+  });
+
+  test('a web readiness probe on /api/health, a metrics token missing from the Secret or a Job kept forever fails', () => {
+    const objects = clone(rendered.production);
+    const probe = container(find(objects, 'Deployment', 'trellis-web')).readinessProbe;
+    if (probe?.httpGet) probe.httpGet.path = '/api/health';
+    expect(deploymentProblems(objects)).toEqual(['Deployment trellis-web container web readinessProbe must GET /api/readyz (got /api/health)']);
+    delete find(objects, 'Secret', 'trellis-secrets').stringData?.TRELLIS_METRICS_TOKEN;
+    const open = metricsTokenProblems(objects);
+    expect(open).toContain('Deployment trellis-web container web does not read TRELLIS_METRICS_TOKEN from a Secret: its metrics would be open');
+    expect(open).toHaveLength(objects.filter((o) => o.kind === 'Deployment').length);
+    const job = objects.find((o) => o.kind === 'Job') as { spec?: { ttlSecondsAfterFinished?: number } } | undefined;
+    delete job?.spec?.ttlSecondsAfterFinished;
+    expect(jobProblems(objects)).toEqual(['Job trellis-prepare has no ttlSecondsAfterFinished: a new image could not be applied while the finished Job remains']);
   });
 
   test('a budget that selects every worker fails', () => {

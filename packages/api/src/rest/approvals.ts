@@ -1,6 +1,7 @@
 /** POST /api/v1/approvals/{id}/decision — approve or reject a parked output (operators and admins). */
 import { z } from 'zod';
 import { decideApproval } from '@trellis/engine/approvals/decide';
+import { idSchema } from '../schemas';
 import { defineRoute } from './contract';
 
 export const decideApprovalRoute = defineRoute({
@@ -8,7 +9,7 @@ export const decideApprovalRoute = defineRoute({
   path: '/api/v1/approvals/{id}/decision',
   summary: 'Approve or reject a parked output; a rejection needs a comment and fails the run with `input_rejected`.',
   auth: 'operate',
-  params: z.object({ id: z.string().min(1).max(200).meta({ description: 'Approval id (the parked message id).' }) }),
+  params: z.object({ id: idSchema(200).meta({ description: 'Approval id (the parked message id).' }) }),
   body: { kind: 'json', required: true, schema: z.object({ decision: z.enum(['approve', 'reject']), comment: z.string().max(2000).optional() }) },
   response: {
     status: 200,

@@ -140,6 +140,39 @@ describe('REST dispatcher', () => {
   });
 });
 
+describe('ids and text that SQL cannot hold', () => {
+  // The real routes on an embedded database: without the check each of these reached a query and
+  // failed there (500, the SQL text and parameters in the log).
+  const real = (path: string, init: RequestInit = {}) => dispatchRest(env(), REST_ROUTES, new Request(`http://t.test${path}`, init));
+  const json = { 'content-type': 'application/json' };
+
+  it('answers 400 naming the field for NUL in a path id, a query value or a JSON body, signed in or not', async () => {
+    const cases: [string, RequestInit, RegExp][] = [
+      ['/api/v1/hooks/ab%00cd', { method: 'POST', body: '{}', headers: json }, /^path\.id: must not contain the NUL character/],
+      ['/api/v1/runs/ab%00cd', {}, /^path\.id: /],
+      ['/api/v1/runs/ab%00cd/urgent', { method: 'POST' }, /^path\.id: /],
+      ['/api/v1/runs?meshId=ab%00', {}, /^query\.meshId: /],
+      ['/api/v1/runs/urgent', { method: 'POST', body: '{"runIds":["a\\u0000b"]}', headers: json }, /^body\.runIds\.0: /],
+    ];
+    for (const [path, init, message] of cases) {
+      const res = await real(path, init);
+      expect({ path, status: res.status }).toEqual({ path, status: 400 });
+      expect(await errorOf(res)).toMatchObject({ code: 'bad_input', message: expect.stringMatching(message) as unknown });
+    }
+    const anonymous = await dispatchRest(env({ session: () => Promise.resolve(null) }), REST_ROUTES, new Request('http://t.test/api/v1/hooks/ab%00cd', { method: 'POST', body: '{}', headers: json }));
+    expect(anonymous.status).toBe(400);
+  });
+
+  it('refuses other control characters in ids, and a path that is not validly percent-encoded', async () => {
+    const ctl = await real('/api/v1/runs/ab%01cd');
+    expect(ctl.status).toBe(400);
+    expect(await errorOf(ctl)).toMatchObject({ code: 'bad_input', message: 'path.id: must not contain control characters (such as NUL)' });
+    const mangled = await real('/api/v1/runs/%E0%A4%A');
+    expect(mangled.status).toBe(400);
+    expect((await errorOf(mangled)).message).toBe('path: /api/v1/runs/%E0%A4%A is not validly URL-encoded');
+  });
+});
+
 describe('the same-origin check on signed-in changes', () => {
   const post = (headers: Record<string, string>) => call({ path: '/api/v1/things/x/echo', method: 'POST', body: '{"word":"hi"}', headers });
 

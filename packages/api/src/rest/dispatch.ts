@@ -11,7 +11,7 @@ import { authenticateService } from '@trellis/engine/services/registry';
 import { describeApiError } from '../errors';
 import type { ErrorBody, RestEnv, RouteSpec } from './contract';
 import { authorizeCaller } from './caller';
-import { bearer, parsePart, readBody } from './read-request';
+import { bearer, parsePart, readBody, refuseNul } from './read-request';
 
 /** The engine could not be started for a reason other than a known outage (HTTP 503). */
 class UnavailableError extends EngineError {
@@ -62,6 +62,11 @@ function lazyEngine(env: RestEnv): () => Promise<Engine> {
 }
 
 async function run(env: RestEnv, route: RouteSpec, req: Request, raw: Record<string, string>): Promise<Response> {
+  const url = new URL(req.url);
+  const rawQuery = Object.fromEntries(url.searchParams);
+  // Before the caller is checked: a service's name and the ids reach SQL, which cannot hold U+0000.
+  refuseNul(raw, 'path');
+  refuseNul(rawQuery, 'query');
   const engine = lazyEngine(env);
   let user = null;
   let apiKey: string | undefined;
@@ -73,7 +78,6 @@ async function run(env: RestEnv, route: RouteSpec, req: Request, raw: Record<str
     // The one access check (shared with tRPC and the live-updates stream): a token or a session.
     user = await authorizeCaller((await engine()).db, req, () => env.session(req), route.auth, `${route.method.toUpperCase()} ${route.path}`);
   }
-  const url = new URL(req.url);
   const input = {
     engine,
     database: () => (env.database ? env.database() : Promise.reject(new UnavailableError())),
@@ -81,7 +85,7 @@ async function run(env: RestEnv, route: RouteSpec, req: Request, raw: Record<str
     user,
     apiKey,
     params: route.params ? parsePart(route.params, raw, 'path') : undefined,
-    query: route.query ? parsePart(route.query, Object.fromEntries(url.searchParams), 'query') : undefined,
+    query: route.query ? parsePart(route.query, rawQuery, 'query') : undefined,
     headers: route.headers ? parsePart(route.headers, Object.fromEntries(req.headers), 'headers') : undefined,
     body: route.body ? await readBody(req, route.body) : undefined,
     signal: req.signal,

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { receiveWebhook } from '@trellis/engine/webhooks/receive';
+import { idSchema } from '../schemas';
 import { defineRoute } from './contract';
 import { EntryAnswerSchema } from './wire';
 
@@ -16,7 +17,7 @@ export const webhookRoute = defineRoute({
   description:
     'Sign `"<t>.<raw body>"` with HMAC-SHA256 under the secret shown when the webhook was made, and send `Trellis-Signature: t=<unix seconds>,v1=<hex>`; `t` must be within 5 minutes of the server clock. GitHub\'s `X-Hub-Signature-256: sha256=<hex HMAC of the body>` is accepted too. A replay of the same signed request, the same `X-GitHub-Delivery` or the same `Idempotency-Key` answers with the first run (`reused: true`). With a callback URL, the run\'s answer is POSTed there when it ends, signed the same way.',
   auth: 'signed',
-  params: z.object({ id: z.string().min(1).max(64).meta({ description: 'Webhook id.' }) }),
+  params: z.object({ id: idSchema().meta({ description: 'Webhook id.' }) }),
   body: { kind: 'raw', description: '`application/json`: a JSON object sent to the head as its payload; anything else: a document.' },
   response: { status: 201, description: 'Started (or, for a replay, the run started before).', schema: EntryAnswerSchema },
   errors: {

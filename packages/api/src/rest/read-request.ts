@@ -28,6 +28,32 @@ export function parsePart<S extends z.ZodType>(schema: S, value: unknown, where:
   throw new BadInputError(parts.join('; '));
 }
 
+/**
+ * The first string in `value` (an object key, or a string anywhere in arrays and objects) holding
+ * U+0000, as its field path under `where` (e.g. `body.runIds.0`), or undefined when there is none.
+ */
+export function findNul(value: unknown, where: string): string | undefined {
+  if (typeof value === 'string') return value.includes('\u0000') ? where : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    const at = `${where}.${key}`;
+    if (key.includes('\u0000')) return at;
+    const found = findNul(item, at);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a request part holding U+0000 anywhere: Postgres text and jsonb cannot store it, so such
+ * a string would otherwise fail deep in a query (a 500) instead of as bad input.
+ * @throws BadInputError naming the field, e.g. `path.id: must not contain the NUL character (\u0000)`.
+ */
+export function refuseNul(value: unknown, where: string): void {
+  const at = findNul(value, where);
+  if (at) throw new BadInputError(`${at}: must not contain the NUL character (\\u0000)`);
+}
+
 /** The request's body as `spec` says: JSON checked by its schema, or the uploaded document. */
 export async function readBody(req: Request, spec: BodySpec): Promise<unknown> {
   if (spec.kind === 'file') return readUpload(req);
@@ -42,11 +68,14 @@ async function jsonBody(req: Request, optional: boolean): Promise<unknown> {
     if (optional) return {};
     throw new BadInputError('body: expected a JSON object');
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch {
     throw new BadInputError('body: not valid JSON');
   }
+  refuseNul(parsed, 'body');
+  return parsed;
 }
 
 /**

@@ -90,23 +90,35 @@ export interface DrainOptions {
 }
 
 /**
+ * A second stop signal this soon after the first (ms) is taken as the same stop, not as "asked
+ * again": Ctrl-C reaches every process of the terminal's process group, and a parent such as
+ * `npm start` or a supervisor may pass a signal on as well, so one stop can arrive twice.
+ */
+export const REPEAT_SIGNAL_MS = 1000;
+
+/**
  * Drains on SIGTERM or SIGINT: marks the process draining (runtime/drain.ts; readiness turns
  * false), calls `stop` once with a deadline signal that aborts `drainMs` later, then exits with 0
  * (or 1 if stopping failed). `stop` stops claiming, waits for the work in hand and, when the
  * deadline aborts, hands back what is still running (runtime/worker.ts `close`). A process still
  * not stopped `graceMs` after the deadline exits with 1 anyway: leases and locks it still holds
- * then lapse and other workers take the work over as after a crash. A second signal exits at once (1).
+ * then lapse and other workers take the work over as after a crash. A second signal exits at once (1)
+ * unless it comes within {@link REPEAT_SIGNAL_MS} of the first: then it is the same stop, logged and ignored.
  */
 export function closeOnSignal(stop: (deadline: AbortSignal) => Promise<void>, log: Logger, options: DrainOptions = {}): void {
   const drainMs = options.drainMs ?? 25_000;
   const graceMs = options.graceMs ?? DRAIN_GRACE_MS;
-  let stopping = false;
+  let stoppedAt: number | undefined;
   const onSignal = (signal: string) => {
-    if (stopping) {
+    if (stoppedAt !== undefined) {
+      if (performance.now() - stoppedAt < REPEAT_SIGNAL_MS) {
+        log.info('already draining: a repeated stop signal is the same stop', { signal, withinMs: REPEAT_SIGNAL_MS });
+        return;
+      }
       log.warn('asked again to stop: exiting without draining', { signal });
       process.exit(1);
     }
-    stopping = true;
+    stoppedAt = performance.now();
     markDraining(signal);
     log.warn('draining', { signal, drainMs });
     const deadline = new AbortController();

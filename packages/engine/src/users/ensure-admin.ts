@@ -3,12 +3,12 @@
  * Later starts change nothing, so a password changed since is never reset by a restart.
  */
 import { randomBytes } from 'node:crypto';
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import type { Db } from '@trellis/db/client';
 import { users } from '@trellis/db/schema/users';
 import { appendAudit, SYSTEM_ACTOR } from '../audit/append';
 import { uuidv7 } from '../kernel/ids';
-import { hashPassword } from './password';
+import { hashPassword, verifyPassword } from './password';
 
 export interface EnsureAdminInput {
   /** TRELLIS_ADMIN_EMAIL; `admin@trellis.local` when unset. */
@@ -37,4 +37,16 @@ export async function ensureAdmin(db: Db, input: EnsureAdminInput = {}): Promise
   // A second process starting at the same moment may have won the race; that is fine.
   if (inserted.length === 0) return { created: false };
   return generated ? { created: true, email, generatedPassword: generated } : { created: true, email };
+}
+
+/**
+ * True when `password` signs `email` in: the account exists, is not disabled by a `!` hash, and its
+ * stored hash matches. `npm start` asks this of its generated password file, so that its banner
+ * points at the file only when that password is the one in force (the admin may have been created
+ * earlier from another TRELLIS_ADMIN_PASSWORD, or have changed it since).
+ */
+export async function passwordInForce(db: Db, email: string, password: string): Promise<boolean> {
+  const [user] = await db.select({ passwordHash: users.passwordHash }).from(users).where(eq(users.email, email.trim().toLowerCase()));
+  if (!user || user.passwordHash.startsWith('!')) return false;
+  return verifyPassword(password, user.passwordHash);
 }
