@@ -143,7 +143,13 @@ describe('draining on SIGTERM', () => {
     const docs = Array.from({ length: 20 }, (_, i) => small[i % small.length] as Buffer);
     const runIds: string[] = [];
     const runStart = Date.now();
-    for (const doc of docs) runIds.push((await startRun(world.engine, { meshId, input: { bytes: doc } })).runId);
+    // Documents keep arriving through the release, as they do in production: 12 before the first
+    // stop, then 4 after each of the first two old processes has drained. So the last old process
+    // is told to stop with work surely in flight, however fast the machine.
+    const startDocs = async (from: number, to: number) => {
+      for (const doc of docs.slice(from, to)) runIds.push((await startRun(world.engine, { meshId, input: { bytes: doc } })).runId);
+    };
+    await startDocs(0, 12);
     const doneRuns = async () =>
       (await rows<{ n: number }>(world.engine.db, sql`select count(*)::int as n from runs where id = any(${textArray(runIds)}) and status = 'done'`))[0]?.n ?? 0;
     // Once the run is under way, each old process in turn is told to stop and drains.
@@ -152,10 +158,14 @@ describe('draining on SIGTERM', () => {
       return (r?.n ?? 0) >= 500 ? true : undefined;
     }, 'the run to be under way', 30_000, 20);
     const exits: number[] = [];
-    for (const old of [w1, w2, o1]) exits.push(await drained(old));
-    // The restarts happened during the run, not after it.
+    exits.push(await drained(w1));
+    await startDocs(12, 16);
+    exits.push(await drained(w2));
+    await startDocs(16, 20);
+    // The restarts happen during the run, not after it: the last stop comes with documents open.
     const doneAtLastRestart = await doneRuns();
     expect(doneAtLastRestart).toBeLessThan(docs.length);
+    exits.push(await drained(o1));
 
     for (const [i, runId] of runIds.entries()) {
       const view = await waitForRun(world.engine.db, runId, { timeoutMs: 60_000 });
@@ -176,7 +186,7 @@ describe('draining on SIGTERM', () => {
     expect(await world.engine.queue('default').getJobCounts('failed', 'active', 'wait', 'delayed')).toEqual({ failed: 0, active: 0, wait: 0, delayed: 0 });
     const handedBack = [w1, w2].map((w) => (w.stderr().match(/handing work back/g) ?? []).length);
     console.info(
-      `rolling release: 6 processes started in ${spawnedS.toFixed(1)} s; ${docs.length} documents in ${((Date.now() - runStart) / 1000).toFixed(1)} s; ${doneAtLastRestart} done after the last restart; ` +
+      `rolling release: 6 processes started in ${spawnedS.toFixed(1)} s; ${docs.length} documents in ${((Date.now() - runStart) / 1000).toFixed(1)} s; ${doneAtLastRestart} done at the last stop; ` +
         `exits after SIGTERM ${exits.join(', ')} ms; deadline passes with work in hand per worker ${handedBack.join(', ')}`,
     );
   });
